@@ -1,0 +1,66 @@
+# Everyday commands. `make run` and `make test` set everything up on a fresh machine
+# that has Python 3.12+: uv is installed into .tools/, the locked dependencies into .venv/.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+UV_VERSION := 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+STAMP := .venv/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# uv must never download an interpreter (it can't here): it uses the local Python.
+export UV_PYTHON_DOWNLOADS := never
+export UV_NO_PROGRESS := 1
+RUN := $(UV) run --frozen --no-sync
+
+.PHONY: help install run test lint stack migrate messages superuser clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(UV):
+	@python="$$(scripts/find-python)" && echo "Bootstrapping uv $(UV_VERSION) with $$python" \
+	  && "$$python" -m venv $(TOOLS) \
+	  && $(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+
+$(STAMP): $(UV) pyproject.toml uv.lock
+	UV_PYTHON="$$(scripts/find-python)" $(UV) sync --frozen
+	@touch $(STAMP)
+
+install: $(STAMP) ## Create .venv and install the locked dependencies
+
+run: install ## Serve on http://127.0.0.1:8000 with the embedded default (SQLite, no Redis)
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_DEBUG=$${DJANGO_DEBUG:-true} \
+	  $(RUN) python manage.py migrate --noinput
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_DEBUG=$${DJANGO_DEBUG:-true} \
+	  $(RUN) uvicorn config.asgi:application --host $(HOST) --port $(PORT) --reload \
+	    --reload-dir config --reload-dir accounts --reload-dir games --reload-dir tournaments \
+	    --reload-dir ratings --reload-dir templates --reload-include '*.html'
+
+test: install ## Run the whole test suite (set CI=true to make missing services a failure)
+	$(RUN) pytest $(PYTEST_ARGS)
+
+lint: install ## ruff, then mypy (strict for games/engine and games/bots)
+	$(RUN) ruff check .
+	$(RUN) mypy config accounts games tournaments ratings
+	@dirs=$$(ls -d games/engine games/bots 2>/dev/null); \
+	  if [ -n "$$dirs" ]; then echo "mypy --strict $$dirs"; $(RUN) mypy --strict $$dirs; fi
+
+stack: install ## web (2 ASGI workers), Celery worker and beat on local PostgreSQL and Redis
+	$(RUN) scripts/stack
+
+migrate: install ## Apply migrations to the database the environment names
+	$(RUN) python manage.py migrate --noinput
+
+messages: install ## Refresh locale/*.po from the code and compile them
+	$(RUN) python manage.py makemessages --locale ru --locale uk --ignore '.venv/*' --ignore '.tools/*' --no-obsolete
+	$(RUN) python manage.py compilemessages --ignore '.venv/*' --ignore '.tools/*'
+
+superuser: install ## Create an admin account
+	$(RUN) python manage.py createsuperuser
+
+clean: ## Remove .venv, .tools and caches (keeps db.sqlite3)
+	rm -rf .venv $(TOOLS) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,55 @@
+"""The accounts API: who am I, edit my profile, get an API token."""
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import permissions, serializers
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from accounts.services import user_profile_update
+
+
+class MeSerializer(serializers.ModelSerializer[User]):
+    country = serializers.CharField(allow_blank=True, required=False)
+
+    class Meta:
+        model = User
+        fields = ("id", "username", "display_name", "country", "preferred_language")
+        read_only_fields = ("id", "username")
+
+
+class MeView(APIView):
+    """The signed-in player's profile (session or `Authorization: Token …`)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = MeSerializer
+
+    def get(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        return Response(MeSerializer(request.user).data)
+
+    def patch(self, request: Request) -> Response:
+        user = request.user
+        assert isinstance(user, User)
+        serializer = MeSerializer(user, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        data: dict[str, Any] = serializer.validated_data
+        try:
+            user_profile_update(
+                user=User.objects.get(pk=user.pk),
+                display_name=data.get("display_name", user.display_name),
+                country=data.get("country", str(user.country or "")),
+                preferred_language=data.get("preferred_language", user.preferred_language),
+            )
+        except DjangoValidationError as exc:
+            raise ValidationError(exc.message_dict) from exc
+        return Response(MeSerializer(User.objects.get(pk=user.pk)).data)
+
+
+class TokenView(ObtainAuthToken):
+    """Exchange a username and password for an API token."""

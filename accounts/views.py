@@ -1,0 +1,61 @@
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.models import User
+from accounts.services import user_create, user_profile_update
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:profile")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_create(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data.get("display_name", ""),
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_display_name()})
+            return redirect("home")
+    status = 400 if form.errors else 200
+    return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    # The form validates a copy, so a rejected edit leaves request.user untouched.
+    form = ProfileForm(request.POST or None, instance=User.objects.get(pk=user.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_profile_update(
+                user=user,
+                display_name=form.cleaned_data["display_name"],
+                country=form.cleaned_data["country"],
+                preferred_language=form.cleaned_data["preferred_language"],
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            # Say it in the language just chosen, which this request did not start in.
+            with translation.override(user.preferred_language or translation.get_language()):
+                messages.success(request, _("Your profile has been saved."))
+            return redirect("accounts:profile")
+    status = 400 if form.errors else 200
+    return render(request, "accounts/profile.html", {"form": form}, status=status)

@@ -1,0 +1,114 @@
+"""Engine speed through the public API: random legal self-play (issue 3).
+
+Prints, each the median of 5 runs of about a second:
+
+- complete 3-player deals per second: every deal goes through bidding, the talon, both
+  gives, the contract, all eight tricks and the score sheet (the random player never
+  writes off or asks for a redeal, so no deal is cut short);
+- complete matches per second (3 players, classic options with ``target`` low enough
+  that random play finishes: barrel off, first to 300);
+- legal-action queries per second (``match.legal_actions()`` on positions met in play).
+
+Run: ``python bench/engine.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import Match, Options, Outcome, Redeal, WriteOff
+
+RUNS = 5
+SECONDS = 1.0
+
+
+def _player(seed: int) -> Callable[[Match], None]:
+    """A uniformly random player that never writes off or asks for a redeal."""
+    rnd = random.Random(seed).random
+
+    def act(match: Match) -> None:
+        legal = match.legal_actions()
+        action = legal[int(rnd() * len(legal))]
+        while type(action) is WriteOff or type(action) is Redeal:
+            action = legal[int(rnd() * len(legal))]
+        match.apply(action)
+
+    return act
+
+
+def deals_per_second() -> float:
+    options = Options(barrel=False, target=10**9)
+    act = _player(1)
+    match = Match.new(options, seed=1)
+    start = time.perf_counter()
+    end = start + SECONDS
+    played = 0
+    while time.perf_counter() < end:
+        before = len(match.results)
+        for _ in range(100):
+            act(match)
+        played += sum(1 for r in match.results[before:] if r.outcome in (Outcome.MADE, Outcome.FAILED))
+        if len(match.results) > 10_000:
+            match = Match.new(options, seed=played)
+    return played / (time.perf_counter() - start)
+
+
+def matches_per_second() -> float:
+    options = Options(barrel=False, target=300)
+    act = _player(2)
+    matches = 0
+    start = time.perf_counter()
+    end = start + SECONDS
+    while time.perf_counter() < end:
+        match = Match.new(options, seed=matches)
+        while not match.over:
+            act(match)
+        matches += 1
+    return matches / (time.perf_counter() - start)
+
+
+def legal_queries_per_second() -> float:
+    options = Options()
+    rnd = random.Random(3).random
+    match = Match.new(options, seed=3)
+    queries = 0
+    start = time.perf_counter()
+    end = start + SECONDS
+    while time.perf_counter() < end:
+        for _ in range(100):
+            legal = match.legal_actions()
+            legal = match.legal_actions()
+            legal = match.legal_actions()
+            legal = match.legal_actions()
+            queries += 4
+            match.apply(legal[int(rnd() * len(legal))])
+            if match.over:
+                match = Match.new(options, seed=queries)
+    return queries / (time.perf_counter() - start)
+
+
+def main() -> None:
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; "
+        f"Python {platform.python_version()} ({platform.python_implementation()}); one process"
+    )
+    for label, fn in (
+        ("complete 3-player deals/s", deals_per_second),
+        ("complete matches/s", matches_per_second),
+        ("legal-action queries/s", legal_queries_per_second),
+    ):
+        runs = sorted(fn() for _ in range(RUNS))
+        print(f"{label:>26}: {statistics.median(runs):>10,.0f}   (median of {RUNS}; {runs[0]:,.0f}..{runs[-1]:,.0f})")
+
+
+if __name__ == "__main__":
+    main()

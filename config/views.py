@@ -1,0 +1,16 @@
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+from config.health import health_report
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+@never_cache
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """JSON status of the database, the channel layer and the broker; 503 if one is down."""
+    report = await health_report()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)

@@ -1,0 +1,202 @@
+"""What applying an action caused. Events hold only public information: the service may
+broadcast them to every seat and spectator (RULES.md §2.3, §2.4 — given cards and a
+closed talon never appear here; a seat learns them from its own view)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .cards import Card, Suit
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted:
+    number: int
+    dealer: int
+    golden: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedBid:
+    """The automatic opening: 100, or 120 for a sitter on the barrel (§2.2, §3)."""
+
+    seat: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class DarkChosen:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class LookChosen:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    seat: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RedealAsked:
+    seat: int
+    by_talon: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarerKnown:
+    seat: int
+    bid: int
+    dark: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TalonTaken:
+    """``cards`` is ``None`` when the talon is taken closed (§2.3, §6.1)."""
+
+    seat: int
+    index: int
+    cards: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardGiven:
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContractNamed:
+    seat: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealWrittenOff:
+    seat: int
+    bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarriageDeclared:
+    """``suit`` is ``None`` for the ace marriage, which leaves the trump unchanged (§2.7)."""
+
+    seat: int
+    suit: Suit | None
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    seat: int
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One seat's line of the score sheet (§2.8, §5, §6.1)."""
+
+    seat: int
+    role: str  # "declarer", "defender" or "resting"
+    card_points: int
+    marriages: int
+    tricks: int
+    delta: int
+    bolts: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    outcome: str  # "made", "failed", "written_off"
+    declarer: int
+    contract: int
+    dark: bool
+    lines: tuple[ScoreLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BarrelAttempt:
+    """The sitter used one of his three attempts (§3 step 2)."""
+
+    seat: int
+    attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class BarrelArrived:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BarrelFell:
+    """``reason``: "attempts", "bolts", "displaced" or "simultaneous" (the last is no fall)."""
+
+    seat: int
+    reason: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoltPenalty:
+    seat: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Samosval:
+    seat: int
+    was: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoldenReset:
+    """No golden contract was made: scores, bolts and the barrel return to 0 (§6.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchWon:
+    seat: int
+    score: int
+
+
+Event = Union[
+    DealStarted,
+    ForcedBid,
+    DarkChosen,
+    LookChosen,
+    BidMade,
+    Passed,
+    RedealAsked,
+    DeclarerKnown,
+    TalonTaken,
+    CardGiven,
+    ContractNamed,
+    DealWrittenOff,
+    MarriageDeclared,
+    CardPlayed,
+    TrickWon,
+    DealScored,
+    BarrelAttempt,
+    BarrelArrived,
+    BarrelFell,
+    BoltPenalty,
+    Samosval,
+    GoldenReset,
+    MatchWon,
+]

@@ -1,0 +1,150 @@
+"""The ``thousand/1`` match record: import, export and replay (RULES.md §8).
+
+:func:`replay` takes a parsed record and returns exactly the object that
+``python -m games.engine replay`` prints: the completed deals, the winner and the next
+seat's legal actions, or ``{"error": {"deal": i, "action": j, "reason": …}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import action_from_dict
+from .cards import card_index, mask_cards
+from .deal import Phase
+from .errors import EngineError, MalformedRecord
+from .match import Match
+from .options import Options
+
+FORMAT = "thousand/1"
+
+
+class RecordError(MalformedRecord):
+    """A record that cannot be replayed, with the 0-based position of the fault: ``deal``
+    and ``action`` are ``None`` where the fault is not inside one deal or one action."""
+
+    def __init__(self, reason: str, deal: int | None = None, action: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.deal = deal
+        self.action = action
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": {"deal": self.deal, "action": self.action, "reason": self.reason}}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _cards(value: object, what: str) -> int:
+    if not isinstance(value, list):
+        raise MalformedRecord(f"{what} must be a list of cards")
+    mask = 0
+    for text in value:
+        bit = 1 << card_index(text)
+        if mask & bit:
+            raise MalformedRecord(f"{text} appears twice")
+        mask |= bit
+    return mask
+
+
+def _deal_cards(data: dict[str, Any], players: int) -> tuple[list[int], tuple[int, ...]]:
+    hands = data.get("hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise MalformedRecord(f"'hands' must list {players} hands")
+    masks = [_cards(h, f"hand {i}") for i, h in enumerate(hands)]
+    if players == 2:
+        talons = data.get("talons")
+        if not isinstance(talons, list) or len(talons) != 2:
+            raise MalformedRecord("two-player deals need 'talons': two talons of 2 cards")
+        return masks, tuple(_cards(t, f"talon {i}") for i, t in enumerate(talons))
+    if "talon" not in data:
+        raise MalformedRecord("the deal needs a 'talon'")
+    return masks, (_cards(data["talon"], "talon"),)
+
+
+def match_from_record(record: object) -> Match:
+    """Build and replay a match from a record; raises :class:`RecordError`."""
+    if not isinstance(record, dict):
+        raise RecordError("a match record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"'format' must be {FORMAT!r}")
+    try:
+        options = Options.from_dict(record.get("options"))
+    except EngineError as exc:
+        raise RecordError(str(exc)) from None
+    first_dealer = record.get("first_dealer")
+    if not _is_int(first_dealer) or not 0 <= first_dealer < options.players:  # type: ignore[operator]
+        raise RecordError(f"'first_dealer' must be a seat 0..{options.players - 1}")
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("'deals' must be a list")
+    match = Match.empty(options, first_dealer=first_dealer)  # type: ignore[arg-type]
+    n = options.players
+    for i, data in enumerate(deals):
+        if match.winner is not None:
+            raise RecordError("the match is already won", i)
+        if i > 0 and not match.awaiting_deal:
+            raise RecordError("this deal is not complete", i - 1)
+        if not isinstance(data, dict):
+            raise RecordError("a deal must be an object", i)
+        try:
+            hands, talons = _deal_cards(data, n)
+            match.start_deal(hands, talons)
+        except EngineError as exc:
+            raise RecordError(str(exc), i) from None
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError("'actions' must be a list", i)
+        for j, item in enumerate(actions):
+            try:
+                if not isinstance(item, dict):
+                    raise MalformedRecord("an action must be an object")
+                seat = item.get("seat")
+                if not _is_int(seat) or not 0 <= seat < n:
+                    raise MalformedRecord(f"'seat' must be a seat 0..{n - 1}")
+                action = action_from_dict(item)
+                if match.deal is None or match.deal.phase == Phase.COMPLETE:
+                    raise MalformedRecord("the deal is already complete")
+                match.apply(action, seat=seat)
+            except EngineError as exc:
+                raise RecordError(str(exc), i, j) from None
+    return match
+
+
+def match_to_record(match: Match) -> dict[str, Any]:
+    """The record of everything played so far."""
+    deals = []
+    for log in match.log:
+        deal: dict[str, Any] = {"hands": [[str(c) for c in mask_cards(h)] for h in log.hands]}
+        if match.players == 2:
+            deal["talons"] = [[str(c) for c in mask_cards(t)] for t in log.talons]
+        else:
+            deal["talon"] = [str(c) for c in mask_cards(log.talons[0])]
+        deal["actions"] = [{"seat": seat, **action.to_dict()} for seat, action in log.actions]
+        deals.append(deal)
+    return {
+        "format": FORMAT,
+        "options": match.options.to_dict(),
+        "first_dealer": match.first_dealer,
+        "deals": deals,
+    }
+
+
+def replay_match(match: Match) -> dict[str, Any]:
+    """§8's replay output for a match."""
+    out: dict[str, Any] = {"deals": [r.to_dict() for r in match.results], "winner": match.winner}
+    if match.winner is None:
+        seat = match.to_act
+        out["next"] = {"seat": seat, "legal": [a.to_dict() for a in match.legal_actions()]}
+    return out
+
+
+def replay(record: object) -> dict[str, Any]:
+    """Replay a parsed record: §8's output object, or its error object."""
+    try:
+        match = match_from_record(record)
+    except RecordError as exc:
+        return exc.to_dict()
+    return replay_match(match)

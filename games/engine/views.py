@@ -1,0 +1,160 @@
+"""What a seat or a spectator may see (RULES.md §2.3, §2.4, §6.1).
+
+A view holds public information plus exactly what its seat may know: its own hand (not
+while it plays dark unseen), the talon once shown to everyone (or to the declarer who took
+it closed), the card given to it, and the cards the declarer gave. It never holds another
+seat's hand, a closed talon, the unused two-player talon or the deck order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action
+from .cards import Card, mask_cards, mask_points
+from .deal import Phase
+
+if TYPE_CHECKING:
+    from .match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int | None  # None: a spectator
+    players: int
+    phase: str | None
+    dealer: int | None
+    resting: int | None
+    to_act: int | None
+    scores: tuple[int, ...]
+    bolts: tuple[int, ...]
+    barrel: int | None
+    barrel_attempts: int
+    winner: int | None
+    golden: bool
+    dark: bool
+    bids: tuple[tuple[int, int | None], ...]  # (seat, value or None for a pass)
+    bid: int | None
+    declarer: int | None
+    contract: int | None
+    trump: str | None
+    hand: tuple[Card, ...] | None  # None: no hand, or playing dark unseen
+    hand_sizes: tuple[int, ...]
+    talon: tuple[Card, ...] | None
+    talon_taken: int | None
+    given_to_me: Card | None
+    given_by_me: tuple[tuple[int, Card], ...]
+    trick: tuple[tuple[int, Card], ...]
+    last_trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[int, ...]
+    card_points: tuple[int, ...]
+    marriages: tuple[int, ...]
+    legal: tuple[Action, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["hand"] = None if self.hand is None else [str(c) for c in self.hand]
+        data["talon"] = None if self.talon is None else [str(c) for c in self.talon]
+        data["given_to_me"] = None if self.given_to_me is None else str(self.given_to_me)
+        data["given_by_me"] = [[to, str(c)] for to, c in self.given_by_me]
+        data["trick"] = [[s, str(c)] for s, c in self.trick]
+        data["last_trick"] = [[s, str(c)] for s, c in self.last_trick]
+        data["bids"] = [list(b) for b in self.bids]
+        data["legal"] = [a.to_dict() for a in self.legal]
+        return data
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
+    return mask_cards(mask)
+
+
+def view_for(match: Match, seat: int | None) -> View:
+    if seat is not None and not 0 <= seat < match.players:
+        raise ValueError(f"no seat {seat}")
+    deal = match.deal
+    base: dict[str, Any] = {
+        "seat": seat,
+        "players": match.players,
+        "scores": tuple(match.scores),
+        "bolts": tuple(match.bolts),
+        "barrel": match.sitter,
+        "barrel_attempts": match.attempts,
+        "winner": match.winner,
+        "to_act": match.to_act,
+    }
+    if deal is None:
+        return View(
+            **base, phase=None, dealer=None, resting=None, golden=False, dark=False, bids=(), bid=None,
+            declarer=None, contract=None, trump=None, hand=None, hand_sizes=(0,) * match.players, talon=None,
+            talon_taken=None, given_to_me=None, given_by_me=(), trick=(), last_trick=(),
+            tricks=(0,) * match.players, card_points=(0,) * match.players, marriages=(0,) * match.players,
+            legal=(),
+        )  # fmt: skip
+    declarer = deal.declarer if deal.declarer >= 0 else None
+    # The forced bidder does not see his cards while his blind 120 stands (§6.1).
+    playing_blind = seat == deal.forced and (
+        deal.phase == Phase.DARK_DECISION or (deal.phase == Phase.BIDDING and deal.dark)
+    )
+    hand: tuple[Card, ...] | None = None
+    if seat is not None and seat != deal.resting and not playing_blind:
+        hand = _cards_of(deal.hands[seat])
+    talon: tuple[Card, ...] | None = None
+    if deal.talon_index >= 0 and (deal.talon_open or (seat is not None and seat == declarer)):
+        talon = _cards_of(deal.talons[deal.talon_index])
+    given_to_me = None
+    given_by_me: tuple[tuple[int, Card], ...] = ()
+    if seat is not None:
+        if deal.given[seat] >= 0:
+            given_to_me = _cards_of(1 << deal.given[seat])[0]
+        if seat == declarer:
+            given_by_me = tuple((to, _cards_of(1 << c)[0]) for to, c in enumerate(deal.given) if c >= 0)
+    legal: tuple[Action, ...] = ()
+    if seat is not None and match.to_act == seat:
+        legal = tuple(match.legal_actions())
+    phase = deal.phase
+    return View(
+        **base,
+        phase=phase.name.lower(),
+        dealer=deal.dealer,
+        resting=deal.resting if deal.resting >= 0 else None,
+        golden=deal.golden,
+        dark=deal.dark or deal.dark_game,
+        bids=tuple(deal.bids),
+        bid=deal.bid or None,
+        declarer=declarer,
+        contract=deal.contract or None,
+        trump="SCDH"[deal.trump] if deal.trump >= 0 else None,
+        hand=hand,
+        hand_sizes=tuple(h.bit_count() for h in deal.hands),
+        talon=talon,
+        talon_taken=deal.talon_index if deal.talon_index >= 0 else None,
+        given_to_me=given_to_me,
+        given_by_me=given_by_me,
+        trick=tuple(zip(deal.trick_seats, _cards_list(deal.trick))),
+        last_trick=tuple((s, _cards_of(1 << c)[0]) for s, c in deal.last_trick),
+        tricks=tuple(deal.tricks),
+        card_points=tuple(deal.points),
+        marriages=tuple(deal.marriages),
+        legal=legal,
+    )
+
+
+def _cards_list(cards: list[int]) -> list[Card]:
+    return [_cards_of(1 << c)[0] for c in cards]
+
+
+def known_cards(view: View) -> int:
+    """Mask of every card a view shows (for tests and bots)."""
+    mask = 0
+    for group in (view.hand or (), view.talon or ()):
+        for c in group:
+            mask |= c.mask
+    if view.given_to_me is not None:
+        mask |= view.given_to_me.mask
+    for _, c in (*view.given_by_me, *view.trick, *view.last_trick):
+        mask |= c.mask
+    return mask
+
+
+__all__ = ["View", "known_cards", "mask_points", "view_for"]

@@ -1,0 +1,59 @@
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+def test_me_refuses_an_anonymous_caller(api):
+    assert api.get("/api/v1/me/").status_code in (401, 403)
+
+
+def test_token_from_credentials_authenticates_the_api(api):
+    user = UserFactory()
+
+    token = api.post(
+        "/api/v1/auth/token/", {"username": user.username, "password": PASSWORD}
+    ).json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    response = api.get("/api/v1/me/")
+
+    assert response.status_code == 200
+    assert response.json()["username"] == user.username
+
+
+def test_token_with_a_wrong_password_is_refused(api):
+    user = UserFactory()
+
+    response = api.post("/api/v1/auth/token/", {"username": user.username, "password": "x"})
+
+    assert response.status_code == 400
+
+
+def test_me_patch_updates_the_profile(api):
+    user = UserFactory()
+    api.force_authenticate(user)
+
+    response = api.patch("/api/v1/me/", {"display_name": "Ніна", "country": "UA"}, format="json")
+
+    assert response.status_code == 200
+    assert response.json()["display_name"] == "Ніна"
+    assert response.json()["country"] == "UA"
+
+
+def test_me_patch_with_a_bad_country_is_refused_and_changes_nothing(api):
+    user = UserFactory(display_name="Before")
+    api.force_authenticate(user)
+
+    response = api.patch("/api/v1/me/", {"display_name": "After", "country": "??"}, format="json")
+
+    assert response.status_code == 400
+    assert "country" in response.json()
+    user.refresh_from_db()
+    assert user.display_name == "Before"

@@ -1,0 +1,47 @@
+import pytest
+from django.core.exceptions import ValidationError
+
+from accounts.models import User
+from accounts.services import user_create, user_profile_update
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_user_create_stores_a_hashed_password():
+    user = user_create(username="olena", password=PASSWORD, display_name="  Олена ")
+
+    assert user.display_name == "Олена"
+    assert user.password != PASSWORD
+    assert user.check_password(PASSWORD)
+
+
+def test_user_create_refuses_a_weak_password_and_creates_nothing():
+    with pytest.raises(ValidationError, match="too common"):
+        user_create(username="olena", password="qwerty123")
+
+    assert not User.objects.exists()
+
+
+def test_user_create_refuses_a_password_like_the_username():
+    with pytest.raises(ValidationError, match="too similar"):
+        user_create(username="olenakowalska", password="olenakowalska1")
+
+
+def test_user_create_refuses_a_name_taken_in_another_case():
+    UserFactory(username="Olena")
+
+    with pytest.raises(ValidationError):
+        user_create(username="OLENA", password=PASSWORD)
+
+    assert User.objects.count() == 1
+
+
+def test_user_profile_update_refuses_an_unknown_language_and_keeps_the_row():
+    user = UserFactory(preferred_language="en")
+
+    with pytest.raises(ValidationError):
+        user_profile_update(user=user, display_name="x", country="", preferred_language="xx")
+
+    user.refresh_from_db()
+    assert user.preferred_language == "en"

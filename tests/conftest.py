@@ -1,0 +1,54 @@
+"""Suite-wide test set-up.
+
+* Hypothesis: the "ci" profile (bounded examples, no deadline, derandomized so that a run
+  is repeatable) is loaded unless HYPOTHESIS_PROFILE names another ("dev", "thorough").
+* Celery runs tasks eagerly in every test, whatever the environment says, so that tests
+  are deterministic; tests that prove the real worker build their own client.
+"""
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager() -> Iterator[None]:
+    from config.celery import app
+
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """A request leaves its language active in the thread; start each test in English."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request: pytest.FixtureRequest) -> None:
+    """Real hashers cost ~0.3 s a password on purpose; tests only need correct ones."""
+    if "django_db_setup" in request.fixturenames or "db" in request.fixturenames:
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher"
+        ]

@@ -1,0 +1,98 @@
+"""/healthz against the real services, up and down."""
+
+import uuid
+
+import pytest
+from django.db.utils import ConnectionHandler
+
+from config.celery import app as celery_app
+from config.health import check_database
+from tests.integration.conftest import redis_layer
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db]
+
+CLOSED_PORT_REDIS = "redis://127.0.0.1:1/0"
+
+
+@pytest.fixture
+def celery_broker():
+    """Point the project's Celery app at a broker for one test, as the full stack does."""
+    saved = (celery_app.conf.task_always_eager, celery_app.conf.broker_url)
+
+    def use(url: str) -> None:
+        celery_app.conf.task_always_eager = False
+        celery_app.conf.broker_url = url
+
+    yield use
+    celery_app.conf.task_always_eager, celery_app.conf.broker_url = saved
+
+
+def test_healthz_is_ok_with_redis_layer_and_broker(client, settings, redis_url, celery_broker):
+    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=f"test-{uuid.uuid4().hex[:8]}")
+    celery_broker(redis_url)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 200, response.json()
+    checks = response.json()["checks"]
+    assert checks["channel_layer"]["backend"] == "RedisPubSubChannelLayer"
+    assert checks["broker"]["mode"] == "broker"
+
+
+def test_healthz_is_503_when_redis_is_unreachable(client, settings, celery_broker):
+    settings.CHANNEL_LAYERS = redis_layer(CLOSED_PORT_REDIS, prefix="test-down")
+    celery_broker(CLOSED_PORT_REDIS)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "fail"
+    assert body["checks"]["database"]["ok"] is True
+    assert body["checks"]["channel_layer"]["ok"] is False
+    assert body["checks"]["broker"]["ok"] is False
+    assert "error" in body["checks"]["broker"]
+
+
+def test_database_check_fails_for_an_unreachable_postgresql(postgres_url):
+    handler = ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "django.db.backends.postgresql",
+                "HOST": "127.0.0.1",
+                "PORT": "1",
+                "NAME": "thousand",
+                "USER": "postgres",
+                "OPTIONS": {"connect_timeout": 2},
+            }
+        }
+    )
+
+    result = check_database(handler["default"])
+
+    assert result["ok"] is False
+    assert "OperationalError" in result["error"]
+
+
+def test_database_check_passes_for_the_real_postgresql(postgres_url):
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(postgres_url)
+    handler = ConnectionHandler(
+        {
+            "default": {
+                "ENGINE": "django.db.backends.postgresql",
+                "HOST": parts.hostname,
+                "PORT": str(parts.port or 5432),
+                "NAME": parts.path.lstrip("/") or "postgres",
+                "USER": parts.username or "postgres",
+            }
+        }
+    )
+    connection = handler["default"]
+    try:
+        result = check_database(connection)
+    finally:
+        connection.close()
+
+    assert result == {"ok": True, "vendor": "postgresql"}

@@ -1,0 +1,1 @@
+"""Admin of the tournaments app: each model registers here as it is added."""
