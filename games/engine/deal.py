@@ -198,6 +198,7 @@ class Deal:
         "given",
         "golden",
         "hands",
+        "history",
         "k",
         "last_trick",
         "leader",
@@ -274,6 +275,7 @@ class Deal:
     bids: list[tuple[int, int | None]]
     last_trick: tuple[tuple[int, int], ...]
     played: int
+    history: list[tuple[tuple[int, int], ...]]  # completed tricks: (seat, card) in play order
 
     def __init__(
         self,
@@ -334,6 +336,7 @@ class Deal:
         self.bids = []
         self.last_trick = ()
         self.played = 0
+        self.history = []
         self.phase = _BIDDING
         self.to_act = -1
 
@@ -422,6 +425,7 @@ class Deal:
         o.bids = self.bids[:]
         o.last_trick = self.last_trick
         o.played = self.played
+        o.history = self.history[:]
         return o
 
     @property
@@ -503,7 +507,7 @@ class Deal:
         if phase == _BIDDING:
             seat = self.to_act
             lo, hi = self.bid_range(seat)
-            out = list(BIDS[lo // 5 : hi // 5 + 1]) if lo <= hi else []
+            out: list[Action] = list(BIDS[lo // 5 : hi // 5 + 1]) if lo <= hi else []
             out.append(PASS)
             if self.can_redeal():
                 out.append(REDEAL)
@@ -761,7 +765,8 @@ class Deal:
         self.points[winner] += pts
         self.tricks[winner] += 1
         self.trick_no += 1
-        self.last_trick = tuple(zip(self.trick_seats, trick))
+        self.last_trick = last = tuple(zip(self.trick_seats, trick))
+        self.history.append(last)
         events.append(TrickWon(winner, tuple([CARDS[c] for c in trick]), pts))
         self.trick = []
         self.trick_seats = []

@@ -7,7 +7,7 @@ seat's legal actions, or ``{"error": {"deal": i, "action": j, "reason": …}}``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from .actions import action_from_dict
 from .cards import card_index, mask_cards
@@ -33,7 +33,7 @@ class RecordError(MalformedRecord):
         return {"error": {"deal": self.deal, "action": self.action, "reason": self.reason}}
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -75,12 +75,12 @@ def match_from_record(record: object) -> Match:
     except EngineError as exc:
         raise RecordError(str(exc)) from None
     first_dealer = record.get("first_dealer")
-    if not _is_int(first_dealer) or not 0 <= first_dealer < options.players:  # type: ignore[operator]
+    if not _is_int(first_dealer) or not 0 <= first_dealer < options.players:
         raise RecordError(f"'first_dealer' must be a seat 0..{options.players - 1}")
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError("'deals' must be a list")
-    match = Match.empty(options, first_dealer=first_dealer)  # type: ignore[arg-type]
+    match = Match.empty(options, first_dealer=first_dealer)
     n = options.players
     for i, data in enumerate(deals):
         if match.winner is not None:

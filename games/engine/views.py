@@ -12,8 +12,9 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .cards import Card, mask_cards, mask_points
+from .cards import CARDS, Card, mask_cards, mask_points
 from .deal import Phase
+from .options import Options
 
 if TYPE_CHECKING:
     from .match import Match
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 class View:
     seat: int | None  # None: a spectator
     players: int
+    options: Options
     phase: str | None
     dealer: int | None
     resting: int | None
@@ -45,8 +47,11 @@ class View:
     talon_taken: int | None
     given_to_me: Card | None
     given_by_me: tuple[tuple[int, Card], ...]
+    forced: int | None  # the forced bidder, left of the dealer
+    passed: tuple[int, ...]  # seats that have passed this deal
     trick: tuple[tuple[int, Card], ...]
     last_trick: tuple[tuple[int, Card], ...]
+    played_tricks: tuple[tuple[tuple[int, Card], ...], ...]  # this deal's completed tricks
     tricks: tuple[int, ...]
     card_points: tuple[int, ...]
     marriages: tuple[int, ...]
@@ -54,6 +59,8 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        data["options"] = self.options.to_dict()
+        data["played_tricks"] = [[[s, str(c)] for s, c in t] for t in self.played_tricks]
         data["hand"] = None if self.hand is None else [str(c) for c in self.hand]
         data["talon"] = None if self.talon is None else [str(c) for c in self.talon]
         data["given_to_me"] = None if self.given_to_me is None else str(self.given_to_me)
@@ -76,6 +83,7 @@ def view_for(match: Match, seat: int | None) -> View:
     base: dict[str, Any] = {
         "seat": seat,
         "players": match.players,
+        "options": match.options,
         "scores": tuple(match.scores),
         "bolts": tuple(match.bolts),
         "barrel": match.sitter,
@@ -87,7 +95,8 @@ def view_for(match: Match, seat: int | None) -> View:
         return View(
             **base, phase=None, dealer=None, resting=None, golden=False, dark=False, bids=(), bid=None,
             declarer=None, contract=None, trump=None, hand=None, hand_sizes=(0,) * match.players, talon=None,
-            talon_taken=None, given_to_me=None, given_by_me=(), trick=(), last_trick=(),
+            talon_taken=None, given_to_me=None, given_by_me=(), forced=None, passed=(), trick=(), last_trick=(),
+            played_tricks=(),
             tricks=(0,) * match.players, card_points=(0,) * match.players, marriages=(0,) * match.players,
             legal=(),
         )  # fmt: skip
@@ -131,8 +140,11 @@ def view_for(match: Match, seat: int | None) -> View:
         talon_taken=deal.talon_index if deal.talon_index >= 0 else None,
         given_to_me=given_to_me,
         given_by_me=given_by_me,
+        forced=deal.forced,
+        passed=tuple(s for s in range(deal.players) if deal.passed >> s & 1),
         trick=tuple(zip(deal.trick_seats, _cards_list(deal.trick))),
-        last_trick=tuple((s, _cards_of(1 << c)[0]) for s, c in deal.last_trick),
+        last_trick=tuple((s, CARDS[c]) for s, c in deal.last_trick),
+        played_tricks=tuple(tuple((s, CARDS[c]) for s, c in t) for t in deal.history),
         tricks=tuple(deal.tricks),
         card_points=tuple(deal.points),
         marriages=tuple(deal.marriages),
@@ -154,6 +166,9 @@ def known_cards(view: View) -> int:
         mask |= view.given_to_me.mask
     for _, c in (*view.given_by_me, *view.trick, *view.last_trick):
         mask |= c.mask
+    for trick in view.played_tricks:
+        for _, c in trick:
+            mask |= c.mask
     return mask
 
 

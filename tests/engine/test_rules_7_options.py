@@ -135,7 +135,8 @@ def test_club_preset_golden_first_then_dark_decision():
         for k in range(3)
     ]
     out = ok(record(*golden, deal_with({}), options=PRESETS["club"]))
-    assert [e["scores"] for e in out["deals"]][-1] == [240, 240, 240]
+    # each seat: +240 once; as a defender twice with 2 bolts each: 4 bolts, -120
+    assert [e["scores"] for e in out["deals"]][-1] == [120, 120, 120]
     assert out["next"]["seat"] == 1  # deal 3, dealer 0: seat 1 decides dark or look
     assert legal(out) == L("dark", "look")
 
