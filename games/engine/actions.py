@@ -14,10 +14,23 @@ from .cards import CARDS, Card, card_index
 from .errors import MalformedAction
 
 
+def _require_int(value: object, name: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedAction(f"{name!r} must be an integer, not {value!r}")
+
+
+def _require_card(value: object) -> None:
+    if not isinstance(value, Card):
+        raise MalformedAction(f"not a card: {value!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class Bid:
     value: int
     type: ClassVar[str] = "bid"
+
+    def __post_init__(self) -> None:
+        _require_int(self.value, "value")
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "bid", "value": self.value}
@@ -68,6 +81,9 @@ class ChooseTalon:
     index: int
     type: ClassVar[str] = "choose_talon"
 
+    def __post_init__(self) -> None:
+        _require_int(self.index, "index")
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": "choose_talon", "index": self.index}
 
@@ -80,6 +96,10 @@ class Give:
     card: Card
     type: ClassVar[str] = "give"
 
+    def __post_init__(self) -> None:
+        _require_int(self.to, "to")
+        _require_card(self.card)
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": "give", "to": self.to, "card": str(self.card)}
 
@@ -88,6 +108,9 @@ class Give:
 class Contract:
     value: int
     type: ClassVar[str] = "contract"
+
+    def __post_init__(self) -> None:
+        _require_int(self.value, "value")
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "contract", "value": self.value}
@@ -107,6 +130,9 @@ class WriteOff:
 class Play:
     card: Card
     type: ClassVar[str] = "play"
+
+    def __post_init__(self) -> None:
+        _require_card(self.card)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "play", "card": str(self.card)}

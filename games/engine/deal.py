@@ -53,7 +53,7 @@ from .cards import (
     round5,
     round5_int,
 )
-from .errors import IllegalAction, NotYourTurn
+from .errors import IllegalAction, MalformedAction, NotYourTurn
 from .events import (
     BidMade,
     CardGiven,
@@ -159,7 +159,15 @@ _SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     for s in range(4)
 )
 _P0, _P1, _P2, _P3 = _SUIT_PLAYS
+_SUIT_GIVES: tuple[tuple[tuple[tuple[Give, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(GIVES[to][6 * s + r] for r in range(6) if pattern >> r & 1) for pattern in range(64))
+        for s in range(4)
+    )
+    for to in range(4)
+)
 _SHIFT = (0, 6, 12, 18)
+_ACTION_KINDS = frozenset({Bid, Pass, Redeal, Dark, Look, ChooseTalon, Give, Contract, WriteOff, Play})
 _CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4)
 )
@@ -179,6 +187,7 @@ class Deal:
 
     __slots__ = (
         "active",
+        "active_mask",
         "any_bid",
         "bid",
         "bidder",
@@ -236,6 +245,7 @@ class Deal:
     red_limited: int  # mask of seats below the red threshold (§6.3)
     resting: int
     active: tuple[int, ...]
+    active_mask: int
     nxt: list[int]
     k: int
     forced: int
@@ -297,6 +307,7 @@ class Deal:
         self.sitter = sitter if sitter is not None and sitter != self.resting else -1
         self.red_limited = red_limited
         self.active = active = _ACTIVE[n, dealer]
+        self.active_mask = sum(1 << a for a in active)
         nxt = [-1] * n
         for i, seat in enumerate(active):
             nxt[seat] = active[(i + 1) % len(active)]
@@ -426,6 +437,7 @@ class Deal:
         o.last_trick = self.last_trick
         o.played = self.played
         o.history = self.history[:]
+        o.active_mask = self.active_mask
         return o
 
     @property
@@ -520,12 +532,11 @@ class Deal:
             left = self.receivers_left
             for to in self.active:
                 if left >> to & 1:
-                    gives = GIVES[to]
-                    m = hand
-                    while m:
-                        low = m & -m
-                        out.append(gives[low.bit_length() - 1])
-                        m ^= low
+                    g0, g1, g2, g3 = _SUIT_GIVES[to]
+                    out += g0[hand & 63]
+                    out += g1[hand >> 6 & 63]
+                    out += g2[hand >> 12 & 63]
+                    out += g3[hand >> 18]
             return out
         if phase == _CONTRACT:
             lo, hi = self.contract_range()
@@ -552,6 +563,8 @@ class Deal:
         kind = type(action)
         if kind is Play and phase == _PLAY:
             self._play(to_act, action.card.index, events)  # type: ignore[union-attr]
+        elif kind not in _ACTION_KINDS:
+            raise MalformedAction(f"not an action: {action!r}")
         elif phase == _COMPLETE:
             raise IllegalAction("the deal is complete")
         elif kind is Play:
@@ -636,8 +649,7 @@ class Deal:
         self.called |= 1 << seat
         self.bids.append((seat, None))
         events.append(Passed(seat))
-        left = [s for s in self.active if not self.passed >> s & 1]
-        if len(left) == 1:
+        if (self.active_mask & ~self.passed).bit_count() == 1:
             # The last one standing holds the highest bid (§2.2).
             self.dark_game = self.dark
             self._declarer_known(self.bidder, events)

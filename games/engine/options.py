@@ -71,8 +71,6 @@ class Options:
     @classmethod
     def from_dict(cls, data: object) -> Options:
         """Parse the ``options`` object of a match record; missing options take defaults."""
-        if data is None:
-            return cls()
         if not isinstance(data, dict):
             raise InvalidOptions("options must be an object")
         unknown = sorted(set(data) - set(OPTION_NAMES))

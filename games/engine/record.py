@@ -71,7 +71,7 @@ def match_from_record(record: object) -> Match:
     if record.get("format") != FORMAT:
         raise RecordError(f"'format' must be {FORMAT!r}")
     try:
-        options = Options.from_dict(record.get("options"))
+        options = Options.from_dict(record["options"]) if "options" in record else Options()
     except EngineError as exc:
         raise RecordError(str(exc)) from None
     first_dealer = record.get("first_dealer")

@@ -157,7 +157,9 @@ def active_seats(dealer: int, players: int = 3) -> list[int]:
     return [(dealer + 1 + k) % players for k in range(players)]
 
 
-def auction(dealer: int, declarer: int, bid: int, *, players: int = 3, opening: int = 100) -> list[str]:
+def auction(
+    dealer: int, declarer: int, bid: int, *, players: int = 3, opening: int = 100
+) -> list[str]:
     """The simplest bidding in which ``declarer`` wins at ``bid`` (three active seats).
 
     forced = left of dealer (opening is automatic), s1 speaks first, then s2, then forced.
@@ -228,10 +230,15 @@ def layout_deal(
         hands[seat] = lay.hands[rel]
     acts: list[str] = list(pre)
     if bidding is None:
-        acts += auction(dealer, declarer, bid if bid is not None else contract, players=players, opening=opening)
+        acts += auction(
+            dealer, declarer, bid if bid is not None else contract, players=players, opening=opening
+        )
     else:
         acts += list(bidding)
-    acts += [f"{declarer} give {seat_of[1]} {lay.gives[0]}", f"{declarer} give {seat_of[2]} {lay.gives[1]}"]
+    acts += [
+        f"{declarer} give {seat_of[1]} {lay.gives[0]}",
+        f"{declarer} give {seat_of[2]} {lay.gives[1]}",
+    ]
     if stop_after_gives:
         return deal(hands, lay.talon, acts)
     if write_off:

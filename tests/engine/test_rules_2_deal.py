@@ -129,9 +129,7 @@ def test_bid_only_5_above_is_required_not_equal():
     ],
 )
 def test_bid_cap_is_120_plus_marriages_in_dealt_hand(hand, ace_marriage, cap):
-    rec = record(
-        deal_with({2: hand}), options={"redeal": False, "ace_marriage": ace_marriage}
-    )
+    rec = record(deal_with({2: hand}), options={"redeal": False, "ace_marriage": ace_marriage})
     out = ok(rec)
     assert out["next"]["seat"] == 2
     assert legal(out) == L(*bids(105, cap), "pass")
@@ -230,10 +228,18 @@ TRUMP_DEAL_HANDS = ["TS AC TC KC QC JC 9D", "KS QS KD QD AD TD AH", "AS JS 9S TH
 TRUMP_DEAL_TALON = "9H JD 9C"
 TRUMP_DEAL_START = ["2 pass", "0 pass", "1 give 2 9H", "1 give 0 9C", "1 contract 100"]
 TRUMP_DEAL_PLAYS = [
-    "1 play AH", "2 play 9H", "0 play 9C",  # trick 1: no trump yet
-    "1 play KS", "2 play JS", "0 play TS",  # trick 2: ♠ marriage, ♠ trump; TS wins
-    "0 play JC", "1 play QS", "2 play 9S",  # trick 3: seat 1 trumps, seat 2 under-trumps
-    "1 play KD", "2 play TH", "0 play 9D",  # trick 4: ♦ marriage, ♦ trump
+    "1 play AH",
+    "2 play 9H",
+    "0 play 9C",  # trick 1: no trump yet
+    "1 play KS",
+    "2 play JS",
+    "0 play TS",  # trick 2: ♠ marriage, ♠ trump; TS wins
+    "0 play JC",
+    "1 play QS",
+    "2 play 9S",  # trick 3: seat 1 trumps, seat 2 under-trumps
+    "1 play KD",
+    "2 play TH",
+    "0 play 9D",  # trick 4: ♦ marriage, ♦ trump
 ]
 
 
@@ -366,9 +372,17 @@ def test_ace_marriage_led_on_first_trick_does_not_count():
 # Seat 1: AS AC AD AH TH TC TD + 9H; gives 9D to seat 2, 9C to seat 0.
 ACES_HANDS = ["KC QC JC KH QH JH JD", "AS AC AD AH TH TC TD", "TS KS QS JS 9S KD QD"]
 ACES_ACTS = [
-    "2 pass", "0 pass", "1 give 2 9D", "1 give 0 9C", "1 contract 100",
-    "1 play TH", "2 play 9S", "0 play JH",
-    "1 play AS", "2 play KS", "0 play JD",  # ace marriage declared
+    "2 pass",
+    "0 pass",
+    "1 give 2 9D",
+    "1 give 0 9C",
+    "1 contract 100",
+    "1 play TH",
+    "2 play 9S",
+    "0 play JH",
+    "1 play AS",
+    "2 play KS",
+    "0 play JD",  # ace marriage declared
     "1 play AC",
 ]
 
@@ -469,7 +483,9 @@ def test_write_off_without_penalty_and_bolts_off_costs_nothing():
 
 
 def test_write_off_option_off_removes_write_off():
-    rec = record(forced_declarer_deal(SWEEP, 100, stop_after_gives=True), options={"write_off": False})
+    rec = record(
+        forced_declarer_deal(SWEEP, 100, stop_after_gives=True), options={"write_off": False}
+    )
     assert legal(ok(rec)) == L(*contracts(100, 300))
     rec = record(write_off_deal(105), options={"write_off": False})
     e = err(rec)
@@ -577,7 +593,9 @@ def test_talon_redeal_eligibility(talon, eligible):
 
 
 def test_talon_redeal_entry_names_the_declarer():
-    d0 = deal_with({1: "AS TS AC TC AD TD KH"}, talon="9H JH QC", acts=["2 pass", "0 pass", "1 redeal"])
+    d0 = deal_with(
+        {1: "AS TS AC TC AD TD KH"}, talon="9H JH QC", acts=["2 pass", "0 pass", "1 redeal"]
+    )
     out = ok(record(d0, deal_with({})))
     assert out["deals"][0] == {
         "dealer": 0,

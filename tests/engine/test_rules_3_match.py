@@ -35,8 +35,12 @@ def match(first_dealer, *specs, options=None, upto=None):
         kw = rest[0] if rest else {}
         deals.append(
             layout_deal(
-                lay, dealer=dealer_of(k, first_dealer), declarer=declarer, bid=bid,
-                contract=contract, **kw,
+                lay,
+                dealer=dealer_of(k, first_dealer),
+                declarer=declarer,
+                bid=bid,
+                contract=contract,
+                **kw,
             )
         )
     return record(*deals, options=options, first_dealer=first_dealer)
@@ -81,7 +85,9 @@ def test_third_bolt_costs_120_and_resets_count():
 
 def test_bolts_off_gives_no_bolts():
     out = ok(
-        match(0, (SWEEP, 1, 100, 120), (SWEEP, 1, 120, 120), (SWEEP, 1, 120, 120), options=BOLTS_OFF)
+        match(
+            0, (SWEEP, 1, 100, 120), (SWEEP, 1, 120, 120), (SWEEP, 1, 120, 120), options=BOLTS_OFF
+        )
     )
     assert [e["bolts"] for e in out["deals"]] == [[0, 0, 0]] * 3
     assert out["deals"][2]["scores"] == [0, 360, 0]
@@ -126,7 +132,11 @@ SAMOSVAL_AFTER_BOLT = [
 def test_samosval_after_bolt_penalty():
     out = ok(match(2, *SAMOSVAL_AFTER_BOLT))
     assert [e["scores"] for e in out["deals"]] == [
-        [0, 120, 0], [0, 240, 0], [300, 240, -120], [675, 240, -120], [0, 340, -120],
+        [0, 120, 0],
+        [0, 240, 0],
+        [300, 240, -120],
+        [675, 240, -120],
+        [0, 340, -120],
     ]
     assert out["deals"][4]["bolts"] == [0, 2, 2]
 
@@ -178,8 +188,12 @@ def test_sitter_forced_opening_is_120():
 
 
 def test_sitter_declarer_at_forced_120_when_all_pass():
-    rec = match(2, *ARRIVE_0, (SWEEP, 0, 120, 300, {"opening": 120, "stop_after_gives": True}),
-                options=BOLTS_OFF)
+    rec = match(
+        2,
+        *ARRIVE_0,
+        (SWEEP, 0, 120, 300, {"opening": 120, "stop_after_gives": True}),
+        options=BOLTS_OFF,
+    )
     out = ok(rec)
     assert out["next"]["seat"] == 0
     # the sitter may not write off (§3): contracts only, from 120
@@ -244,7 +258,11 @@ RACE = [
 def test_race_setup():
     out = ok(match(2, *RACE, options=BOLTS_OFF))
     assert [e["scores"] for e in out["deals"]] == [
-        [420, 0, 0], [420, 420, 0], [840, 420, 0], [880, 430, 0], [880, 850, 0],
+        [420, 0, 0],
+        [420, 420, 0],
+        [840, 420, 0],
+        [880, 430, 0],
+        [880, 850, 0],
     ]
     assert [e["barrel"] for e in out["deals"]] == [None, None, None, 0, 0]
 
@@ -262,7 +280,8 @@ def test_sitter_falling_off_by_attempts_is_not_displaced_again():
     # seat 0 is no longer a sitter there, so no second -120.
     out = ok(
         match(
-            2, *RACE,
+            2,
+            *RACE,
             (SWEEP, 2, 100, 100),  # dealer 1: seat 2 forced: [880, 850, 100], attempt 2
             (SWEEP, 1, 125, 125, {"bidding": ["1 bid 125", "2 pass", "0 pass"]}),  # dealer 2
             options=BOLTS_OFF,
@@ -294,7 +313,8 @@ def test_two_arrivals_at_once_both_to_760_nobody_sits():
 def test_two_arrivals_at_once_previous_sitter_keeps_his_place():
     out = ok(
         match(
-            2, *TWIN,
+            2,
+            *TWIN,
             (BIG, 2, 120, 420),  # dealer 0: seat 2 speaks first: [840, 840, 420]
             (BIG, 2, 100, 420),  # dealer 1: seat 2 forced: [840, 840, 840]
             (SWEEP, 2, 120, 120),  # dealer 2: seat 2 deals: 960 -> 880, sits
@@ -324,7 +344,8 @@ def test_closed_barrel_bidding_sitter_wins_in_a_deal_he_does_not_open():
     opts = {"bolts": "off", "barrel_bidding": "closed"}
     out = ok(
         match(
-            2, *ARRIVE_0,
+            2,
+            *ARRIVE_0,
             (SWEEP_NO_HEARTS, 0, 120, 250, {"bidding": []}),  # dealer 2: fails, costs nothing
             (SWEEP, 0, 120, 300, {"bidding": []}),  # dealer 0: seat 0 deals, still declarer
             options=opts,
@@ -358,8 +379,22 @@ def test_reset_after_third_barrel_fall():
         out = ok(match(2, *specs, options={"bolts": "off", "reset_after_third_barrel": reset}))
         scores0 = [e["scores"][0] for e in out["deals"]]
         barrels = [e["barrel"] for e in out["deals"]]
-        assert scores0 == [420, 840, 880, 880, 880, 760, 880, 880, 880, 760, 880, 880, 880,
-                           last_score]
+        assert scores0 == [
+            420,
+            840,
+            880,
+            880,
+            880,
+            760,
+            880,
+            880,
+            880,
+            760,
+            880,
+            880,
+            880,
+            last_score,
+        ]
         assert barrels == [None, None, 0, 0, 0, None, 0, 0, 0, None, 0, 0, 0, None]
         assert out["deals"][13]["scores"][1:] == [675, 300]
 

@@ -13,15 +13,31 @@ TWO = {"players": 2}
 HANDS = ["KS QS JS 9S KC QC JC 9C JD TC", "AH TH KH QH AD TD KD QD AS TS"]
 TALONS = [["JH", "9H"], ["AC", "9D"]]
 PLAY = [
-    ("AH", "9H"), ("KH", "9C"), ("QH", "JC"), ("TH", "QC"), ("JH", "KC"), ("KD", "JD"),
-    ("QD", "TC"), ("AD", "9S"), ("TD", "JS"), ("AS", "QS"), ("TS", "KS"),
+    ("AH", "9H"),
+    ("KH", "9C"),
+    ("QH", "JC"),
+    ("TH", "QC"),
+    ("JH", "KC"),
+    ("KD", "JD"),
+    ("QD", "TC"),
+    ("AD", "9S"),
+    ("TD", "JS"),
+    ("AS", "QS"),
+    ("TS", "KS"),
 ]
 
 
 def two_player_deal(contract, n_tricks=11, head=None):
-    acts = head if head is not None else [
-        "0 pass", "1 choose_talon 0", "1 give 0 9H", f"1 contract {contract}",
-    ]
+    acts = (
+        head
+        if head is not None
+        else [
+            "0 pass",
+            "1 choose_talon 0",
+            "1 give 0 9H",
+            f"1 contract {contract}",
+        ]
+    )
     acts = list(acts)
     for lead, follow in PLAY[:n_tricks]:
         acts += [f"1 play {lead}", f"0 play {follow}"]

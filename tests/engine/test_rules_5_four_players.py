@@ -172,7 +172,10 @@ def test_closed_barrel_bidding_deal_with_sitter_resting_is_bid_normally():
 
 
 def test_four_player_record_hand_order_includes_the_empty_resting_hand():
-    d = deal(["", "AH TH KH QH KD QD AD", "AS TS KS QS JS JH 9H", "AC TC KC QC JC JD 9D"],
-             "TD 9S 9C", ["2 pass", "3 pass"])
+    d = deal(
+        ["", "AH TH KH QH KD QD AD", "AS TS KS QS JS JH 9H", "AC TC KC QC JC JD 9D"],
+        "TD 9S 9C",
+        ["2 pass", "3 pass"],
+    )
     out = ok(record(d, options=FOUR))
     assert out["next"]["seat"] == 1

@@ -27,8 +27,13 @@ GOLDEN = {"golden": True}
 def dark_deal(lay, contract=120, **kw):
     """Dealer 0; seat 1 says dark; seats 2 and 0 pass; seat 1 plays dark at 120."""
     return layout_deal(
-        lay, dealer=0, declarer=1, pre=["1 dark"], bidding=["2 pass", "0 pass"],
-        contract=contract, **kw,
+        lay,
+        dealer=0,
+        declarer=1,
+        pre=["1 dark"],
+        bidding=["2 pass", "0 pass"],
+        contract=contract,
+        **kw,
     )
 
 
@@ -91,9 +96,9 @@ def test_dark_write_off_costs_240_and_gives_120_each():
 
 
 def test_dark_write_off_without_penalty_gives_0_and_two_bolts():
-    e = ok(record(dark_deal(SWEEP, write_off=True), options={"dark": True, "write_off_penalty": False}))[
-        "deals"
-    ][0]
+    e = ok(
+        record(dark_deal(SWEEP, write_off=True), options={"dark": True, "write_off_penalty": False})
+    )["deals"][0]
     assert e["deltas"] == [120, 0, 120]
     assert e["bolts"] == [0, 2, 0]
 
@@ -127,7 +132,11 @@ def test_dark_outbid_forced_bidder_may_raise_as_usual_no_redeal():
 
 def test_dark_outbid_is_a_normal_deal():
     d = layout_deal(
-        SWEEP, dealer=0, declarer=2, pre=["1 dark"], bidding=["2 bid 125", "0 pass", "1 pass"],
+        SWEEP,
+        dealer=0,
+        declarer=2,
+        pre=["1 dark"],
+        bidding=["2 bid 125", "0 pass", "1 pass"],
         contract=125,
     )
     e = ok(record(d, options=DARK))["deals"][0]
@@ -162,8 +171,9 @@ def test_dark_not_allowed_while_anyone_sits_on_the_barrel():
         layout_deal(BIG, dealer=0, declarer=0, pre=["1 look"], bid=120, contract=420),
         layout_deal(SWEEP, dealer=1, declarer=0, pre=["2 look"], bid=120, contract=120),
         # dealer 2: the sitter is forced at 120 (no decision); seat 1 outbids.
-        layout_deal(SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"],
-                    contract=125),
+        layout_deal(
+            SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"], contract=125
+        ),
         deal_with({}),  # dealer 0: seat 1 forced, but seat 0 sits: no decision
     ]
     out = ok(record(*deals, options={"dark": True, "bolts": "off"}, first_dealer=2))
@@ -173,8 +183,15 @@ def test_dark_not_allowed_while_anyone_sits_on_the_barrel():
 
 
 def test_dark_in_four_players_resting_dealer_not_doubled():
-    d = layout_deal(SWEEP, dealer=0, declarer=1, pre=["1 dark"], bidding=["2 pass", "3 pass"],
-                    contract=120, players=4)
+    d = layout_deal(
+        SWEEP,
+        dealer=0,
+        declarer=1,
+        pre=["1 dark"],
+        bidding=["2 pass", "3 pass"],
+        contract=120,
+        players=4,
+    )
     e = ok(record(d, options={"players": 4, "dark": True}))["deals"][0]
     assert e["deltas"] == [10, 240, 0, 0]
     assert e["bolts"] == [0, 0, 2, 2]
@@ -193,8 +210,9 @@ def test_dark_two_players_declarer_chooses_a_talon():
 
 def golden_deal(lay, dealer, contract=120, **kw):
     """The forced bidder (left of dealer) is declarer at 120 with no bidding."""
-    return layout_deal(lay, dealer=dealer, declarer=(dealer + 1) % 3, bidding=[],
-                       contract=contract, **kw)
+    return layout_deal(
+        lay, dealer=dealer, declarer=(dealer + 1) % 3, bidding=[], contract=contract, **kw
+    )
 
 
 def test_golden_forced_bidder_is_declarer_with_no_bidding_and_no_redeal():
@@ -212,8 +230,12 @@ def test_golden_contract_is_120_or_write_off():
 
 
 def test_golden_write_off_governed_by_write_off_option():
-    out = ok(record(golden_deal(SWEEP, 0, stop_after_gives=True),
-                    options={"golden": True, "write_off": False}))
+    out = ok(
+        record(
+            golden_deal(SWEEP, 0, stop_after_gives=True),
+            options={"golden": True, "write_off": False},
+        )
+    )
     assert legal(out) == L("contract 120")
 
 
@@ -245,7 +267,9 @@ def test_golden_reset_after_nth_deal_when_nobody_made_it():
 
 def test_golden_no_reset_when_a_golden_contract_was_made():
     lay = rounding_layout(12)
-    out = ok(record(golden_deal(SWEEP, 0), golden_deal(lay, 1), golden_deal(lay, 2), options=GOLDEN))
+    out = ok(
+        record(golden_deal(SWEEP, 0), golden_deal(lay, 1), golden_deal(lay, 2), options=GOLDEN)
+    )
     assert out["deals"][1]["scores"] == [20, 240, -240]
     assert out["deals"][1]["bolts"] == [2, 2, 2]
     # deal 2: seat 2 takes no trick: 2 + 2 = 4 bolts -> -120 once, count 0 (§9.5)
@@ -255,8 +279,15 @@ def test_golden_no_reset_when_a_golden_contract_was_made():
 
 def test_after_golden_round_bidding_is_normal():
     lay = SWEEP
-    out = ok(record(golden_deal(lay, 0), golden_deal(lay, 1), golden_deal(lay, 2), deal_with({}),
-                    options=GOLDEN))
+    out = ok(
+        record(
+            golden_deal(lay, 0),
+            golden_deal(lay, 1),
+            golden_deal(lay, 2),
+            deal_with({}),
+            options=GOLDEN,
+        )
+    )
     assert out["next"]["seat"] == 2
     assert "bid" in {a["type"] for a in out["next"]["legal"]}
 
@@ -325,19 +356,24 @@ def test_exact_steps_each_bid_exactly_5_above():
     opts = {"bid_jumps": False, "redeal": False}
     out = ok(record(deal_with({2: "KH QH AS TS AC TC AD"}), options=opts))
     assert legal(out) == L("bid 105", "pass")
-    rec = record(deal_with({2: "KH QH AS TS AC TC AD", 0: "KS QS KC QC KD QD 9H"},
-                           acts=["2 bid 105"]), options=opts)
+    rec = record(
+        deal_with({2: "KH QH AS TS AC TC AD", 0: "KS QS KC QC KD QD 9H"}, acts=["2 bid 105"]),
+        options=opts,
+    )
     assert legal(ok(rec)) == L("bid 110", "pass")
 
 
 def test_exact_steps_jump_is_illegal():
-    rec = record(deal_with({2: "KH QH AS TS AC TC AD"}, acts=["2 bid 110"]),
-                 options={"bid_jumps": False})
+    rec = record(
+        deal_with({2: "KH QH AS TS AC TC AD"}, acts=["2 bid 110"]), options={"bid_jumps": False}
+    )
     e = err(rec)
     assert (e["deal"], e["action"]) == (0, 0)
 
 
 def test_exact_steps_do_not_apply_to_the_contract():
-    rec = record(layout_deal(SWEEP, dealer=0, declarer=1, bid=100, contract=100,
-                             stop_after_gives=True), options={"bid_jumps": False})
+    rec = record(
+        layout_deal(SWEEP, dealer=0, declarer=1, bid=100, contract=100, stop_after_gives=True),
+        options={"bid_jumps": False},
+    )
     assert legal(ok(rec)) == L(*contracts(100, 300), "write_off")

@@ -41,8 +41,14 @@ PRESETS = {
     "classic": dict(DEFAULTS),
     "igrafan": {
         **DEFAULTS,
-        "ace_marriage": True, "redeal": True, "write_off": True, "write_off_penalty": True,
-        "show_talon_on_100": True, "samosval": True, "golden": True, "barrel_bidding": "open",
+        "ace_marriage": True,
+        "redeal": True,
+        "write_off": True,
+        "write_off_penalty": True,
+        "show_talon_on_100": True,
+        "samosval": True,
+        "golden": True,
+        "barrel_bidding": "open",
         "red_threshold": -300,
     },
     "club": {**DEFAULTS, "dark": True, "golden": True},
@@ -75,13 +81,28 @@ def test_explicit_defaults_equal_missing_options():
 @pytest.mark.parametrize(
     ("name", "value"),
     [
-        ("players", 2), ("players", 4), ("target", 500), ("ace_marriage", False),
-        ("redeal", False), ("write_off", False), ("write_off_penalty", False),
-        ("show_talon_on_100", True), ("barrel", False), ("barrel_bidding", "closed"),
-        ("reset_after_third_barrel", True), ("bolts", "off"), ("bolts", "always"),
-        ("samosval", False), ("red_threshold", 0), ("red_threshold", -100),
-        ("red_threshold", -200), ("red_threshold", -300), ("red_threshold", -1000),
-        ("dark", True), ("golden", True), ("bid_jumps", False),
+        ("players", 2),
+        ("players", 4),
+        ("target", 500),
+        ("ace_marriage", False),
+        ("redeal", False),
+        ("write_off", False),
+        ("write_off_penalty", False),
+        ("show_talon_on_100", True),
+        ("barrel", False),
+        ("barrel_bidding", "closed"),
+        ("reset_after_third_barrel", True),
+        ("bolts", "off"),
+        ("bolts", "always"),
+        ("samosval", False),
+        ("red_threshold", 0),
+        ("red_threshold", -100),
+        ("red_threshold", -200),
+        ("red_threshold", -300),
+        ("red_threshold", -1000),
+        ("dark", True),
+        ("golden", True),
+        ("bid_jumps", False),
     ],
 )
 def test_every_option_value_in_its_set_is_accepted(name, value):
@@ -90,8 +111,12 @@ def test_every_option_value_in_its_set_is_accepted(name, value):
     if players == 2:
         from tests.engine.records import deal
 
-        d = deal(["KS QS JS 9S KC QC JC 9C JD TC", "AH TH KH QH AD TD KD QD AS TS"], None, [],
-                 talons=[["JH", "9H"], ["AC", "9D"]])
+        d = deal(
+            ["KS QS JS 9S KC QC JC 9C JD TC", "AH TH KH QH AD TD KD QD AS TS"],
+            None,
+            [],
+            talons=[["JH", "9H"], ["AC", "9D"]],
+        )
     else:
         d = deal_with({}, players=players, resting=resting)
     out = ok(record(d, options={name: value}))
@@ -148,7 +173,8 @@ def test_target_applies_only_with_barrel_off():
 
 
 def test_players_option_sets_seat_count():
-    out = ok(record(deal_with({2: "KH QH AS TS AC TC AD"}, players=4, resting=0),
-                    options={"players": 4}))
+    out = ok(
+        record(deal_with({2: "KH QH AS TS AC TC AD"}, players=4, resting=0), options={"players": 4})
+    )
     assert out["next"]["seat"] == 2
     assert legal(out) == L(*bids(105, 220), "pass")

@@ -91,7 +91,14 @@ def test_section_8_example_record_replays_to_the_derived_entry_and_next():
 def test_deal_entry_has_exactly_the_section_8_keys():
     out = ok(example_record())
     assert set(out["deals"][0]) == {
-        "dealer", "declarer", "contract", "outcome", "deltas", "scores", "bolts", "barrel",
+        "dealer",
+        "declarer",
+        "contract",
+        "outcome",
+        "deltas",
+        "scores",
+        "bolts",
+        "barrel",
     }
 
 

@@ -70,8 +70,9 @@ def test_exact_steps_sitter_only_bid_is_max_of_next_step_and_120():
     assert out["deals"][2]["barrel"] == 0
     assert out["next"]["seat"] == 1
     assert legal(out) == L("bid 125", "pass")
-    deals[3] = layout_deal(SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"],
-                           contract=125)
+    deals[3] = layout_deal(
+        SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"], contract=125
+    )
     # dealer 0: seat 2 bids 105; the sitter (seat 0, KS TS AS 9C JC QC KC) may only bid 120.
     deals.append(deal_with({}, acts=["2 bid 105"]))
     out = ok(record(*deals, options=opts, first_dealer=2))
@@ -85,8 +86,9 @@ def test_exact_steps_sitter_only_bid_is_max_of_next_step_and_120():
 def test_sitter_win_ends_the_match_before_bolts_and_samosval():
     deals = [
         *arrive_0(),  # default bolts: [880, -120, -120], bolts [0, 0, 0]
-        layout_deal(SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"],
-                    contract=125),  # seat 2: bolt 1 (the sitter is exempt)
+        layout_deal(
+            SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"], contract=125
+        ),  # seat 2: bolt 1 (the sitter is exempt)
         layout_deal(SWEEP, dealer=0, declarer=1, bid=100, contract=100),  # seat 2: bolt 2
         layout_deal(SWEEP, dealer=1, declarer=0, bid=120, contract=300),  # the sitter wins
     ]
@@ -107,8 +109,9 @@ def test_written_off_deal_uses_an_attempt_a_redeal_does_not():
         *arrive_0(),
         # dealer 2: seat 1 outbids the sitter and writes off: -125, 60 each (not credited
         # to the sitter). Attempt 1.
-        layout_deal(SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"],
-                    write_off=True),
+        layout_deal(
+            SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"], write_off=True
+        ),
         deal_with({2: "9S 9C 9D JS QS KS TS"}, acts=["2 redeal"]),  # dealer 0: no attempt
         layout_deal(SWEEP, dealer=0, declarer=1, bid=100, contract=100),  # attempt 2
         layout_deal(SWEEP, dealer=1, declarer=2, bid=100, contract=100),  # attempt 3
@@ -125,8 +128,9 @@ def test_written_off_deal_uses_an_attempt_a_redeal_does_not():
 def test_arrival_deal_is_not_an_attempt():
     deals = [
         *arrive_0(),
-        layout_deal(SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"],
-                    contract=125),
+        layout_deal(
+            SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"], contract=125
+        ),
         layout_deal(SWEEP, dealer=0, declarer=1, bid=100, contract=100),
     ]
     out = ok(record(*deals, options={"bolts": "off"}, first_dealer=2))
@@ -138,8 +142,9 @@ def test_arrival_deal_is_not_an_attempt():
 
 # The sitter defends three deals taking no trick (first dealer 2).
 THREE_BLANK_ATTEMPTS = [
-    layout_deal(SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"],
-                contract=125),
+    layout_deal(
+        SWEEP, dealer=2, declarer=1, bidding=["1 bid 125", "2 pass", "0 pass"], contract=125
+    ),
     layout_deal(SWEEP, dealer=0, declarer=1, bid=100, contract=100),
     layout_deal(SWEEP, dealer=1, declarer=2, bid=100, contract=100),
 ]
@@ -152,8 +157,14 @@ def test_not_on_barrel_exempts_sitter_from_bolts():
 
 
 def test_always_sitter_who_fell_off_in_step_2_takes_bolt_penalty_in_step_3():
-    out = ok(record(*arrive_0(), *copy.deepcopy(THREE_BLANK_ATTEMPTS),
-                    options={"bolts": "always"}, first_dealer=2))
+    out = ok(
+        record(
+            *arrive_0(),
+            *copy.deepcopy(THREE_BLANK_ATTEMPTS),
+            options={"bolts": "always"},
+            first_dealer=2,
+        )
+    )
     assert [e["bolts"] for e in out["deals"][3:]] == [[1, 0, 1], [2, 0, 2], [0, 1, 2]]
     assert out["deals"][4]["scores"] == [880, 105, -120]
     last = out["deals"][5]
@@ -173,8 +184,9 @@ ARRIVE_WITH_TWO_BOLTS = [
 
 
 def test_always_sitter_reaching_three_bolts_falls_off():
-    out = ok(record(*copy.deepcopy(ARRIVE_WITH_TWO_BOLTS), options={"bolts": "always"},
-                    first_dealer=2))
+    out = ok(
+        record(*copy.deepcopy(ARRIVE_WITH_TWO_BOLTS), options={"bolts": "always"}, first_dealer=2)
+    )
     assert out["deals"][3]["scores"] == [840, 300, 300]
     assert out["deals"][4]["scores"] == [880, 300, 300]
     assert out["deals"][4]["bolts"] == [2, 1, 1]
@@ -237,3 +249,38 @@ def test_show_talon_on_100_does_not_change_replay_output():
     a = ok(record(*copy.deepcopy(deals), options={"show_talon_on_100": True}))
     b = ok(record(*copy.deepcopy(deals), options={"show_talon_on_100": False}))
     assert a == b
+
+
+# Seat 0 arrives with two bolts while seat 2 is at 850 (first dealer 2); then seat 2
+# arrives in the deal in which seat 0 takes no trick.
+SITTER_AND_CHASER = [
+    layout_deal(BIG, dealer=2, declarer=2, bid=120, contract=420),  # [0, 0, 420] b[1, 1, 0]
+    layout_deal(BIG, dealer=0, declarer=2, bid=120, contract=420),  # [0, 0, 840] b[2, 2, 0]
+    layout_deal(BIG, dealer=1, declarer=0, bid=120, contract=420),  # [420, -120, 840] b[2, 0, 1]
+    layout_deal(BIG, dealer=2, declarer=0, bid=100, contract=420),  # [840, -120, 840] b[2, 1, 2]
+    # dealer 0: seat 0 deals, bids 105, makes 108: 945 -> 880 sits; seat 2 wins trick 1: +10
+    layout_deal(rounding_layout(12).swapped(), dealer=0, declarer=0, bid=105, contract=105),
+    # dealer 1: seat 2 forced makes 100: 950, arrives; seat 0 and seat 1 take no trick
+    layout_deal(SWEEP, dealer=1, declarer=2, bid=100, contract=100),
+]
+
+
+def test_always_sitter_falling_by_bolts_is_not_displaced_again():
+    out = ok(record(*copy.deepcopy(SITTER_AND_CHASER), options={"bolts": "always"}, first_dealer=2))
+    assert out["deals"][4]["scores"] == [880, -120, 850]
+    assert out["deals"][4]["bolts"] == [2, 2, 2]
+    assert out["deals"][4]["barrel"] == 0
+    last = out["deals"][5]
+    # step 3: seat 0's third bolt drops him to 760 (off the barrel); seat 1's third bolt
+    # -120; step 4: seat 2 arrives alone and sits, nobody to displace.
+    assert last["scores"] == [760, -240, 880]
+    assert last["bolts"] == [0, 0, 2]
+    assert last["barrel"] == 2
+
+
+def test_not_on_barrel_arrival_displaces_sitter_who_took_no_trick():
+    out = ok(record(*copy.deepcopy(SITTER_AND_CHASER), first_dealer=2))
+    last = out["deals"][5]
+    assert last["scores"] == [760, -240, 880]
+    assert last["bolts"] == [2, 0, 2]
+    assert last["barrel"] == 2

@@ -1,0 +1,182 @@
+"""Bots against bots on duplicate deals (issue 4).
+
+For a pairing ``A:B`` every *group* is one layout of the cards (seeded), played once per
+seating of the two levels, so that each level plays each seat's cards and the luck of the
+deal cancels out:
+
+- ``--seatings all`` (default for cheap pairings): every seating with both levels present
+  (3 players: AAB ABA BAA ABB BAB BBA, six plays a group);
+- ``--seatings rotate``: one seat of A, rotated (ABB BAB BBA, three plays a group), the
+  default when ``strong`` plays, to keep the run short.
+
+Each play is one complete deal from a fresh match (scores 0), with the group's dealer.
+Printed per pairing:
+
+- ``A-B pts/deal``: the mean over groups of (A's mean deal delta − B's mean deal delta)
+  over the group's plays, with a 95% confidence interval (normal, over groups);
+- ``A win rate``: the share of groups in which A's seats scored more in total than B's
+  (ties count half), with a 95% confidence interval;
+- per level, the time per decision (median, 99th percentile, max) over decisions with
+  more than one legal action, measured inside ``decide``.
+
+Run: ``python bench/arena.py --pairs basic:random --deals 2000 --seed 1``
+     ``python bench/arena.py --pairs strong:basic --deals 300 --seed 1 --workers 2``
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.bots import LEVELS, Budget, make_bot
+from games.bots.strong import LIVE_BUDGET
+from games.engine import Match, Options
+from games.engine.match import _layout
+
+
+def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
+    deck = list(range(24))
+    rng.shuffle(deck)
+    masks = []
+    i = 0
+    for size in _layout(players, dealer):
+        m = 0
+        for c in deck[i : i + size]:
+            m |= 1 << c
+        masks.append(m)
+        i += size
+    return masks[:players], tuple(masks[players:])
+
+
+def seatings(players: int, mode: str) -> list[tuple[int, ...]]:
+    """Tuples of 0 (level A) / 1 (level B) per seat."""
+    if mode == "rotate":
+        return [tuple(0 if s == a else 1 for s in range(players)) for a in range(players)]
+    return [t for t in itertools.product((0, 1), repeat=players) if 0 in t and 1 in t]
+
+
+def play_group(args: tuple[str, str, int, int, str, str, float | None, int]) -> tuple[float, float, dict[str, list[float]]]:
+    """One group: (A minus B points per deal, A's group win (1, ½, 0), decision times)."""
+    level_a, level_b, seed, group, preset, mode, seconds, samples = args
+    options = Options.preset(preset)
+    n = options.players
+    rng = random.Random(seed * 1_000_003 + group)
+    dealer = group % n
+    hands, talons = deal_cards(rng, n, dealer)
+    budget = Budget(seconds=seconds, samples=samples)
+    times: dict[str, list[float]] = {level_a: [], level_b: []}
+    diffs = []
+    tot_a = tot_b = 0.0
+    for seating in seatings(n, mode):
+        levels = [level_a if x == 0 else level_b for x in seating]
+        bots = [make_bot(lv, seed=seed * 7919 + group * 31 + s, budget=budget) for s, lv in enumerate(levels)]
+        match = Match.empty(options, first_dealer=dealer)
+        match.start_deal(list(hands), talons)
+        while not match.awaiting_deal:
+            seat = match.to_act
+            assert seat is not None
+            view = match.view(seat)
+            t0 = time.perf_counter()
+            action = bots[seat].decide(view)
+            dt = time.perf_counter() - t0
+            if len(view.legal) > 1:
+                times[levels[seat]].append(dt)
+            match.apply(action, seat=seat)
+        deltas = match.results[-1].deltas
+        active = [s for s in range(n) if not (n == 4 and s == dealer)]
+        a = [deltas[s] for s in active if seating[s] == 0]
+        b = [deltas[s] for s in active if seating[s] == 1]
+        if not a or not b:
+            continue  # four players: a level only on the resting seat
+        diffs.append(statistics.fmean(a) - statistics.fmean(b))
+        tot_a += statistics.fmean(a)
+        tot_b += statistics.fmean(b)
+    win = 1.0 if tot_a > tot_b else 0.5 if tot_a == tot_b else 0.0
+    return statistics.fmean(diffs) if diffs else 0.0, win, times
+
+
+def ci(values: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, float("nan")
+    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    i = min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))
+    return s[i]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pairs", default="basic:random,strong:basic", help="A:B pairings, comma separated")
+    ap.add_argument("--deals", type=int, default=200, help="duplicate groups per pairing")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--preset", default="classic")
+    ap.add_argument("--seatings", choices=("auto", "all", "rotate"), default="auto")
+    ap.add_argument("--seconds", type=float, default=LIVE_BUDGET.seconds, help="strong: seconds per decision")
+    ap.add_argument("--samples", type=int, default=LIVE_BUDGET.samples, help="strong: sample cap per decision")
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args()
+
+    print(f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
+          f"python={platform.python_version()} {platform.system()} {platform.release()}")  # fmt: skip
+    print(f"preset={args.preset} seed={args.seed} groups={args.deals} workers={args.workers} "
+          f"strong budget: {args.seconds}s / {args.samples} samples")  # fmt: skip
+    all_times: dict[str, list[float]] = {}
+    rows = []
+    for pair in args.pairs.split(","):
+        level_a, level_b = pair.split(":")
+        assert level_a in LEVELS and level_b in LEVELS, pair
+        mode = args.seatings
+        if mode == "auto":
+            mode = "rotate" if "strong" in (level_a, level_b) else "all"
+        jobs = [(level_a, level_b, args.seed, g, args.preset, mode, args.seconds, args.samples)
+                for g in range(args.deals)]  # fmt: skip
+        t0 = time.perf_counter()
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as pool:
+                results = list(pool.map(play_group, jobs, chunksize=4))
+        else:
+            results = [play_group(j) for j in jobs]
+        wall = time.perf_counter() - t0
+        diffs = [r[0] for r in results]
+        wins = [r[1] for r in results]
+        for r in results:
+            for lv, ts in r[2].items():
+                all_times.setdefault(lv, []).extend(ts)
+        m, h = ci(diffs)
+        w, wh = ci(wins)
+        plays = len(results) * len(seatings(Options.preset(args.preset).players, mode))
+        rows.append((f"{level_a} vs {level_b}", len(results), plays, mode, m, h, w, wh, wall))
+    print()
+    print(f"{'pairing':<18}{'groups':>7}{'deals':>7}  {'seatings':<8}{'A-B pts/deal [95% CI]':>30}"
+          f"{'A win rate [95% CI]':>26}{'wall s':>9}")  # fmt: skip
+    for name, g, plays, mode, m, h, w, wh, wall in rows:
+        print(f"{name:<18}{g:>7}{plays:>7}  {mode:<8}{m:>+10.1f} [{m - h:+7.1f}, {m + h:+7.1f}]"
+              f"{w:>10.3f} [{w - wh:.3f}, {w + wh:.3f}]{wall:>9.0f}")  # fmt: skip
+    print()
+    print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
+    for lv in LEVELS:
+        ts = all_times.get(lv)
+        if ts:
+            print(f"{lv:<8}{len(ts):>10}{1000 * statistics.median(ts):>11.2f}"
+                  f"{1000 * pct(ts, 0.99):>9.1f}{1000 * max(ts):>9.1f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1009 @@
+"""Property tests of the rules engine: random legal play of long stretches of matches.
+
+Every test draws a table (any option set of RULES.md §7, two to four players), a deal seed
+and a playing style, plays random legal actions through the public API and checks an
+invariant after every action or every deal. The expectations come from RULES.md through a
+small independent model (:class:`Model`) that follows the events and the cards; it never
+asks the engine what the rules are.
+
+The number of actions per example is capped so that the module stays fast; the styles
+(pass-happy bidders, lowest contracts, greedy play) make matches move towards the barrel,
+bolts and wins within the cap.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import (
+    CARDS,
+    BarrelBidding,
+    Bid,
+    Bolts,
+    ChooseTalon,
+    Contract,
+    Dark,
+    Give,
+    IllegalAction,
+    Look,
+    Match,
+    NotYourTurn,
+    Options,
+    Outcome,
+    Pass,
+    Phase,
+    Play,
+    Redeal,
+    WriteOff,
+    replay,
+)
+from games.engine import events as ev
+from games.engine.views import known_cards
+
+EXAMPLES = settings.default.max_examples  # 100 in the "ci" profile
+
+
+def examples(fraction: float) -> settings:
+    return settings(max_examples=max(5, int(EXAMPLES * fraction)))
+
+
+# --------------------------------------------------------------------------- RULES.md §1
+
+FULL = (1 << 24) - 1
+POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
+ORDER = "9JQKTA"  # low to high within a suit
+MARRIAGE = {"S": 40, "C": 60, "D": 80, "H": 100}
+NAME = {c.index: str(c) for c in CARDS}
+BY_NAME = {str(c): c for c in CARDS}
+
+
+def names(mask: int) -> set[str]:
+    return {str(c) for c in CARDS if mask & c.mask}
+
+
+def mask_of(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= BY_NAME[str(c)].mask
+    return m
+
+
+def points(cards: Any) -> int:
+    return sum(POINTS[str(c)[0]] for c in cards)
+
+
+def marriages(cards: set[str], ace_marriage: bool) -> int:
+    total = sum(v for s, v in MARRIAGE.items() if "K" + s in cards and "Q" + s in cards)
+    if ace_marriage and all("A" + s in cards for s in MARRIAGE):
+        total += 200
+    return total
+
+
+def round5(x: Fraction | int) -> int:
+    """RULES.md notation: 5 * floor((x + 2) / 5)."""
+    return 5 * ((Fraction(x) + 2) // 5)
+
+
+def trick_winner(trick: list[tuple[int, str]], trump: str | None) -> int:
+    """§2.6: the highest trump, else the highest card of the suit led."""
+    trumps = [(ORDER.index(c[0]), s) for s, c in trick if c[1] == trump]
+    if trumps:
+        return max(trumps)[1]
+    led = trick[0][1][1]
+    return max((ORDER.index(c[0]), s) for s, c in trick if c[1] == led)[1]
+
+
+def popcount(m: int) -> int:
+    return bin(m).count("1")
+
+
+# --------------------------------------------------------------------------- strategies
+
+options_st = st.builds(
+    Options,
+    players=st.sampled_from([2, 3, 4]),
+    target=st.one_of(st.just(1000), st.integers(min_value=1, max_value=1500)),
+    ace_marriage=st.booleans(),
+    redeal=st.booleans(),
+    write_off=st.booleans(),
+    write_off_penalty=st.booleans(),
+    show_talon_on_100=st.booleans(),
+    barrel=st.booleans(),
+    barrel_bidding=st.sampled_from(list(BarrelBidding)),
+    reset_after_third_barrel=st.booleans(),
+    bolts=st.sampled_from(list(Bolts)),
+    samosval=st.booleans(),
+    red_threshold=st.sampled_from([None, 0, -100, -200, -300, -1000]),
+    dark=st.booleans(),
+    golden=st.booleans(),
+    bid_jumps=st.booleans(),
+)
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the random players choose among the legal actions."""
+
+    pass_p: float  # in the bidding, pass this often (else any legal call)
+    low_contract_p: float  # name the lowest contract this often (else anything legal)
+    greedy_p: float  # play the highest-ranked legal card this often (else any)
+    dark_p: float  # say dark this often when asked
+    redeal_p: float  # ask for a redeal this often when allowed
+    help_declarer: bool  # the declarer plays his best card, the defenders their worst
+    eager_sitter: bool  # the sitter on the barrel always bids when he can
+
+
+style_st = st.builds(
+    Style,
+    pass_p=st.sampled_from([0.0, 0.5, 0.8, 0.95]),
+    low_contract_p=st.sampled_from([0.0, 0.8, 0.97]),
+    greedy_p=st.sampled_from([0.0, 0.5, 0.9]),
+    dark_p=st.sampled_from([0.0, 0.5, 0.9]),
+    redeal_p=st.sampled_from([0.0, 0.5, 1.0]),
+    help_declarer=st.booleans(),
+    eager_sitter=st.booleans(),
+)
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def rank(a: Any) -> tuple[int, int]:
+    return (ORDER.index(str(a.card)[0]), a.card.index)
+
+
+def choose(rng: random.Random, match: Match, legal: Any, style: Style) -> Any:
+    kinds = {type(a) for a in legal}
+    if Redeal in kinds and rng.random() < style.redeal_p:
+        return Redeal()
+    if Play in kinds:
+        if style.help_declarer:
+            declarer = match.view(None).declarer
+            return (max if match.to_act == declarer else min)(legal, key=rank)
+        if rng.random() < style.greedy_p:
+            return max(legal, key=rank)
+        return rng.choice(legal)
+    if Dark in kinds:
+        return Dark() if rng.random() < style.dark_p else Look()
+    if Bid in kinds and style.eager_sitter and match.to_act == match.sitter:
+        return min((a for a in legal if type(a) is Bid), key=lambda a: a.value)
+    if Bid in kinds or (Pass in kinds and len(legal) <= 2):
+        if rng.random() < style.pass_p:
+            return Pass()
+        return rng.choice(legal)
+    if Contract in kinds:
+        if rng.random() < style.low_contract_p:
+            return min((a for a in legal if type(a) is Contract), key=lambda a: a.value)
+        return rng.choice(legal)
+    return rng.choice(legal)
+
+
+def drive(match: Match, seed: int, style: Style, max_actions: int, observe: Any = None) -> None:
+    """Play up to ``max_actions`` random legal actions; ``observe(match, deal, action,
+    events, legal)`` runs before (with events None) and after each."""
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        if match.over:
+            return
+        legal = match.legal_actions()
+        action = choose(rng, match, legal, style)
+        deal = match.deal
+        if observe is not None:
+            observe(match, deal, action, None, legal)
+        events = match.apply(action, seat=match.to_act)
+        if observe is not None:
+            observe(match, deal, action, events, legal)
+
+
+# --------------------------------------------------------------------------- the model
+
+
+@dataclass
+class DealModel:
+    """RULES.md §2, §4, §5, §6 for the deal in progress, followed through the events."""
+
+    dealer: int
+    active: tuple[int, ...]
+    resting: int | None
+    golden: bool
+    sitter: int | None  # the sitter if he plays this deal
+    red: set[int]
+    dark_allowed: bool
+    bid: int = 0
+    bidder: int | None = None
+    called: set[int] = field(default_factory=set)
+    passed: set[int] = field(default_factory=set)
+    last_caller: int | None = None
+    dark_said: bool = False
+    dark_standing: bool = False
+    declarer: int | None = None
+    dark_game: bool = False
+    talon_index: int | None = None
+    talon_public: bool = False
+    receivers_left: set[int] = field(default_factory=set)
+    contract: int | None = None
+    trump: str | None = None
+    trick: list[tuple[int, str]] = field(default_factory=list)
+    leader: int | None = None
+    trick_no: int = 0
+    points: dict[int, int] = field(default_factory=dict)
+    tricks: dict[int, int] = field(default_factory=dict)
+    marr: dict[int, int] = field(default_factory=dict)
+    outcome: Outcome | None = None
+    talon_redeal: bool = False
+
+    @property
+    def forced(self) -> int:
+        return self.active[0]
+
+    def next_seat(self, seat: int) -> int:
+        i = self.active.index(seat)
+        return self.active[(i + 1) % len(self.active)]
+
+
+class Model:
+    """An independent model of one match: predicts the legal actions and the results."""
+
+    def __init__(self, match: Match, check: bool = True) -> None:
+        self.o = match.options
+        self.n = match.players
+        self.check = check
+        self.scores = [0] * self.n
+        self.bolts = [0] * self.n
+        self.sitter: int | None = None
+        self.attempts = 0
+        self.falls = [0] * self.n
+        self.deals_played = 0
+        self.golden_made = False
+        self.winner: int | None = None
+        self.dealer = match.view(None).dealer
+        assert self.dealer is not None
+        self.d = self.begin_deal(match)
+
+    # -- a new deal ---------------------------------------------------------------
+
+    def begin_deal(self, match: Match) -> DealModel:
+        n, o = self.n, self.o
+        v = match.view(None)
+        assert v.dealer == self.dealer, "§2.1: the dealer rotates left, not after a redeal"
+        dealer = self.dealer
+        if n == 4:
+            active = tuple((dealer + i) % 4 for i in (1, 2, 3))
+        else:
+            active = tuple((dealer + 1 + i) % n for i in range(n))
+        resting = dealer if n == 4 else None
+        golden = o.golden and self.deals_played < n
+        sitter = self.sitter if self.sitter != resting else None
+        red = set()
+        if o.red_threshold is not None:
+            red = {s for s in range(n) if self.scores[s] < o.red_threshold}
+        forced = active[0]
+        dark_allowed = o.dark and not golden and self.scores[forced] >= 0 and self.sitter is None
+        d = DealModel(dealer, active, resting, golden, sitter, red, dark_allowed)
+        d.points = dict.fromkeys(range(n), 0)
+        d.tricks = dict.fromkeys(range(n), 0)
+        d.marr = dict.fromkeys(range(n), 0)
+        assert v.golden == golden, "§6.2: the first n deals (redeals not counted) are golden"
+        assert v.forced == forced
+        assert v.resting == resting
+        closed = sitter is not None and o.barrel_bidding is BarrelBidding.CLOSED
+        if golden or closed:
+            # §6.2 / §3: a declarer at 120 without bidding.
+            d.bid, d.bidder = 120, forced if golden else sitter
+            d.declarer = d.bidder
+            d.dark_said = d.dark_game = golden
+            assert v.declarer == d.declarer and v.bid == 120
+            assert v.phase == ("talon" if n == 2 else "giving")
+            assert v.dark == golden
+            if n != 2:
+                d.talon_index = 0
+                d.talon_public = not golden
+                d.receivers_left = set(active) - {d.declarer}
+            assert match.to_act == d.declarer
+        elif dark_allowed:
+            assert v.phase == "dark_decision", "§6.1: the forced bidder decides dark or look"
+            assert match.to_act == forced
+        else:
+            self._forced_bid(d)
+            assert v.phase == "bidding"
+            assert list(v.bids) == [(forced, d.bid)], "§2.2 / §3: the forced opening"
+            assert match.to_act == active[1]
+        return d
+
+    def _forced_bid(self, d: DealModel) -> None:
+        d.bid = 120 if d.forced == d.sitter else 100
+        d.bidder = d.forced
+        d.last_caller = d.forced
+
+    # -- predictions --------------------------------------------------------------
+
+    def expected_legal(self, match: Match) -> set[Any]:
+        d, o = self.d, self.o
+        deal = match.deal
+        assert deal is not None
+        phase = deal.phase
+        seat = match.to_act
+        assert seat is not None
+        hands = [names(h) for h in deal.hands]
+        if phase is Phase.DARK_DECISION:
+            return {Dark(), Look()}
+        if phase is Phase.BIDDING:
+            out: set[Any] = {Pass()}
+            if seat not in d.red:
+                lo = d.bid + 5
+                if seat == d.sitter:
+                    lo = max(lo, 120)
+                hi = 120 + marriages(names(deal.dealt[seat]), o.ace_marriage)
+                if not o.bid_jumps:
+                    hi = min(hi, lo)
+                out |= {Bid(v) for v in range(lo, hi + 1, 5)}
+            dealt = names(deal.dealt[seat])
+            hand_rule = (
+                points(dealt) <= 13
+                or sum(c[0] == "9" for c in dealt) >= 3
+                or sum(c[0] == "J" for c in dealt) == 4
+            )
+            if (
+                o.redeal
+                and not d.golden
+                and not d.dark_said
+                and seat not in d.called
+                and seat not in d.red
+                and hand_rule
+            ):
+                out.add(Redeal())
+            return out
+        if phase is Phase.TALON:
+            return {ChooseTalon(0), ChooseTalon(1)}
+        if phase is Phase.GIVING:
+            assert seat == d.declarer
+            out = {Give(to, BY_NAME[c]) for to in d.receivers_left for c in hands[seat]}
+            talon = names(deal.talons[0])
+            talon_rule = (
+                points(talon) <= 5
+                or sum(c[0] == "9" for c in talon) >= 2
+                or sum(c[0] == "J" for c in talon) >= 3
+            )
+            first_give = d.receivers_left == set(d.active) - {seat}
+            if (
+                o.redeal
+                and not d.golden
+                and not d.dark_said
+                and self.n != 2
+                and first_give
+                and talon_rule
+            ):
+                out.add(Redeal())
+            return out
+        if phase is Phase.CONTRACT:
+            assert seat == d.declarer
+            if d.dark_game:
+                out = {Contract(120)}
+            else:
+                cap = 120 + marriages(hands[seat], o.ace_marriage)
+                out = {Contract(v) for v in range(d.bid, max(d.bid, cap) + 1, 5)}
+            if o.write_off and seat != d.sitter:
+                out.add(WriteOff())
+            return out
+        if phase is Phase.PLAY:
+            hand = hands[seat]
+            if d.trick:
+                led = d.trick[0][1][1]
+                follow = {c for c in hand if c[1] == led}
+                trumps = {c for c in hand if c[1] == d.trump}
+                hand = follow or trumps or hand
+            return {Play(BY_NAME[c]) for c in hand}
+        raise AssertionError(f"no actions expected in phase {phase}")
+
+    def expected_to_act(self) -> int | None:
+        d = self.d
+        if d.declarer is not None:
+            if d.leader is None:
+                return d.declarer
+            if not d.trick:
+                return d.leader
+            return d.next_seat(d.trick[-1][0])
+        assert d.last_caller is not None
+        s = d.next_seat(d.last_caller)
+        while s in d.passed:
+            s = d.next_seat(s)
+        return s
+
+    def before(self, match: Match, action: Any, legal: Any) -> None:
+        """Check the legal actions and remember what the action should declare."""
+        d = self.d
+        if self.check:
+            assert set(legal) == self.expected_legal(match)
+            assert len(set(legal)) == len(legal), "legal actions are listed once"
+            if match.phase is not Phase.DARK_DECISION:
+                assert match.to_act == self.expected_to_act()
+        self.expected_marriage: tuple[str | None, int] | None = None
+        if type(action) is Play and not d.trick and d.trick_no >= 1:
+            # §2.7: leading K or Q with its partner, or an ace holding all four aces.
+            assert match.deal is not None
+            hand = names(match.deal.hands[match.to_act])  # type: ignore[index]
+            card = str(action.card)
+            partner = {"K": "Q", "Q": "K"}.get(card[0])
+            if partner and partner + card[1] in hand:
+                self.expected_marriage = (card[1], MARRIAGE[card[1]])
+            elif card[0] == "A" and self.o.ace_marriage and all("A" + s in hand for s in MARRIAGE):
+                self.expected_marriage = (None, 200)
+
+    # -- following the events ----------------------------------------------------
+
+    def after(self, match: Match, deal: Any, events: list[Any]) -> None:
+        d, o = self.d, self.o
+        declared: list[tuple[str | None, int]] = []
+        for i, e in enumerate(events):
+            t = type(e)
+            if t is ev.DealStarted:
+                self._finish(match, deal, events[:i])
+                if self.winner is None:
+                    self.d = self.begin_deal(match)
+                return
+            if t is ev.DarkChosen:
+                d.dark_said = d.dark_standing = True
+                d.bid, d.bidder, d.last_caller = 120, e.seat, e.seat
+            elif t is ev.ForcedBid:
+                self._forced_bid(d)
+                assert (e.seat, e.value) == (d.forced, d.bid)
+            elif t is ev.BidMade:
+                assert e.value > d.bid
+                d.bid, d.bidder = e.value, e.seat
+                d.called.add(e.seat)
+                d.last_caller = e.seat
+                d.dark_standing = False
+            elif t is ev.Passed:
+                d.called.add(e.seat)
+                d.passed.add(e.seat)
+                d.last_caller = e.seat
+            elif t is ev.RedealAsked:
+                d.outcome = Outcome.REDEAL
+                d.talon_redeal = e.by_talon
+            elif t is ev.DeclarerKnown:
+                assert len(set(d.active) - d.passed) == 1
+                assert e.seat == d.bidder == (set(d.active) - d.passed).pop()
+                assert e.bid == d.bid
+                assert e.dark == d.dark_standing, "§6.1: a standing blind 120 is a dark game"
+                d.declarer, d.dark_game = e.seat, e.dark
+                if self.n != 2:
+                    d.talon_index = 0
+                d.receivers_left = set(d.active) - {e.seat}
+            elif t is ev.TalonTaken:
+                d.talon_index = e.index
+                # §2.3, §4, §6.1: shown unless taken at the forced 100 or in a dark game.
+                d.talon_public = not d.dark_game and (d.bid != 100 or o.show_talon_on_100)
+                assert (e.cards is not None) == d.talon_public
+                if e.cards is not None:
+                    assert set(map(str, e.cards)) == names(deal.talons[e.index])
+                d.receivers_left = set(d.active) - {e.seat}
+            elif t is ev.CardGiven:
+                assert e.seat == d.declarer
+                d.receivers_left.remove(e.to)
+            elif t is ev.ContractNamed:
+                d.contract = e.value
+                d.leader = d.declarer
+            elif t is ev.DealWrittenOff:
+                d.outcome = Outcome.WRITTEN_OFF
+            elif t is ev.MarriageDeclared:
+                declared.append((None if e.suit is None else e.suit.letter, e.value))
+                d.marr[e.seat] += e.value
+                if e.suit is not None:
+                    d.trump = e.suit.letter
+            elif t is ev.CardPlayed:
+                d.trick.append((e.seat, str(e.card)))
+            elif t is ev.TrickWon:
+                assert [c for _, c in d.trick] == [str(c) for c in e.cards]
+                winner = trick_winner(d.trick, d.trump)
+                assert e.seat == winner, f"§2.6: {d.trick} trump {d.trump} goes to {winner}"
+                assert e.points == points(e.cards)
+                d.points[winner] += e.points
+                d.tricks[winner] += 1
+                d.trick_no += 1
+                d.trick = []
+                d.leader = winner
+            elif t is ev.DealScored:
+                d.outcome = Outcome(e.outcome)
+        if self.check and any(type(e) is ev.CardPlayed for e in events):
+            assert declared == ([self.expected_marriage] if self.expected_marriage else []), "§2.7"
+        if deal.phase is Phase.COMPLETE:
+            self._finish(match, deal, events)
+
+    # -- the end of a deal: §2.8, §5, §6.1, then §3 -------------------------------
+
+    def deal_deltas(self, deal: Any) -> tuple[list[int], list[int]]:
+        """Deltas and bolts earned, from RULES.md alone."""
+        d, o, n = self.d, self.o, self.n
+        deltas = [0] * n
+        gains = [0] * n
+        if d.outcome is Outcome.REDEAL:
+            return deltas, gains
+        assert d.declarer is not None
+        dark = d.dark_game
+        if d.resting is not None:
+            talon = names(deal.talons[0])
+            deltas[d.resting] = round5(points(talon)) + sum(
+                v for s, v in MARRIAGE.items() if "K" + s in talon and "Q" + s in talon
+            )
+        if d.outcome is Outcome.WRITTEN_OFF:
+            c = 120 if dark else d.bid
+            for s in d.active:
+                if s == d.declarer:
+                    if o.write_off_penalty:
+                        deltas[s] = -2 * c if dark else -c
+                    else:
+                        gains[s] = 2 if dark else 1
+                else:
+                    deltas[s] = 120 if dark else round5(Fraction(c, 2))
+            return deltas, gains
+        assert d.contract is not None
+        need = 120 if dark else d.contract
+        stake = 240 if dark else d.contract
+        made = d.points[d.declarer] + d.marr[d.declarer] >= need
+        assert d.outcome is (Outcome.MADE if made else Outcome.FAILED)
+        for s in d.active:
+            if s == d.declarer:
+                deltas[s] = stake if made else -stake
+            else:
+                deltas[s] = (2 if dark else 1) * round5(d.points[s]) + d.marr[s]
+            if d.tricks[s] == 0:
+                gains[s] = 2 if dark else 1
+        return deltas, gains
+
+    def _fall(self, seat: int) -> None:
+        self.falls[seat] += 1
+        third = self.o.reset_after_third_barrel and self.falls[seat] == 3
+        self.scores[seat] = 0 if third else 760
+        self.sitter = None
+        self.attempts = 0
+
+    def match_steps(self, deltas: list[int], gains: list[int]) -> None:
+        """RULES.md §3 steps 1–6 and §6.2's golden reset."""
+        d, o, n = self.d, self.o, self.n
+        self.deals_played += 1
+        if d.golden and d.outcome is Outcome.MADE:
+            self.golden_made = True
+        began = self.sitter
+        sitter = self.sitter
+        for s in range(n):  # step 1
+            if s != sitter:
+                self.scores[s] += deltas[s]
+        if sitter is not None and sitter != d.resting:  # step 2
+            if sitter == d.declarer and d.outcome is Outcome.MADE:
+                assert d.contract is not None
+                self.scores[sitter] = 880 + d.contract
+                self.winner = sitter
+                return
+            self.attempts += 1
+            if self.attempts >= 3:
+                self._fall(sitter)
+        if o.bolts is not Bolts.OFF:  # step 3
+            for s in range(n):
+                if not gains[s] or (o.bolts is Bolts.NOT_ON_BARREL and s == began):
+                    continue
+                self.bolts[s] += gains[s]
+                if self.bolts[s] >= 3:
+                    self.bolts[s] = 0
+                    if s == self.sitter:
+                        self._fall(s)
+                    else:
+                        self.scores[s] -= 120
+        if o.barrel:  # step 4
+            arrived = [s for s in range(n) if s != self.sitter and self.scores[s] >= 880]
+            if len(arrived) == 1:
+                if self.sitter is not None:
+                    self._fall(self.sitter)
+                self.scores[arrived[0]] = 880
+                self.sitter = arrived[0]
+                self.attempts = 0
+            for s in arrived if len(arrived) > 1 else ():
+                self.scores[s] = 760
+        if o.samosval:  # step 5
+            self.scores = [0 if abs(x) == 555 else x for x in self.scores]
+        if not o.barrel:  # step 6
+            reached = [s for s in range(n) if self.scores[s] >= o.target]
+            if len(reached) == 1:
+                self.winner = reached[0]
+            elif reached:
+                if d.declarer in reached:
+                    self.winner = d.declarer
+                else:
+                    top = max(self.scores[s] for s in reached)
+                    tops = [s for s in reached if self.scores[s] == top]
+                    if len(tops) == 1:
+                        self.winner = tops[0]
+        if d.golden and self.deals_played == n and not self.golden_made and self.winner is None:
+            self.scores = [0] * n
+            self.bolts = [0] * n
+            self.sitter = None
+            self.attempts = 0
+            self.falls = [0] * n
+
+    def _finish(self, match: Match, deal: Any, events: list[Any]) -> None:
+        d = self.d
+        result = match.results[-1]
+        deltas, gains = self.deal_deltas(deal)
+        before = (list(self.scores), list(self.bolts), self.sitter)
+        assert result.outcome is d.outcome
+        assert result.dealer == d.dealer
+        assert list(result.deltas) == deltas, f"§2.8/§5/§6.1 deltas of {result}"
+        if d.outcome is Outcome.REDEAL:
+            assert result.contract is None
+            assert result.declarer == (d.declarer if d.talon_redeal else None)
+            assert (list(result.scores), list(result.bolts), result.barrel) == before
+        else:
+            self.match_steps(deltas, gains)
+            self.dealer = (self.dealer + 1) % self.n
+            assert result.declarer == d.declarer
+            assert result.contract == (d.bid if d.outcome is Outcome.WRITTEN_OFF else d.contract)
+            assert result.dark == d.dark_game and result.golden == d.golden
+            assert list(result.scores) == self.scores, f"§3 scores after {result}"
+            assert list(result.bolts) == self.bolts, f"§3 bolts after {result}"
+            assert result.barrel == self.sitter, f"§3 barrel after {result}"
+        assert match.winner == self.winner
+        assert list(match.scores) == self.scores
+        scored = [e for e in events if type(e) is ev.DealScored]
+        if scored:
+            lines = scored[0].lines
+            assert [ln.delta for ln in lines] == deltas
+            for ln in lines:
+                if ln.role != "resting":
+                    assert (ln.card_points, ln.tricks, ln.marriages) == (
+                        d.points[ln.seat],
+                        d.tricks[ln.seat],
+                        d.marr[ln.seat],
+                    )
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def deal_allowed_cards(deal: Any, model: DealModel, seat: int | None) -> int:
+    """What ``seat`` (None: a spectator) may know of the cards now (§2.3, §2.4, §6.1)."""
+    allowed = deal.played
+    talon = deal.talons[deal.talon_index] if deal.talon_index >= 0 else 0
+    if model.talon_public:
+        allowed |= talon
+    if seat is None:
+        return allowed
+    blind = seat == model.forced and (
+        deal.phase is Phase.DARK_DECISION or (deal.phase is Phase.BIDDING and model.dark_standing)
+    )
+    if not blind:
+        allowed |= deal.hands[seat]
+    if seat == model.declarer:
+        allowed |= talon
+        allowed |= sum(1 << c for c in deal.given if c >= 0)
+    if deal.given[seat] >= 0:
+        allowed |= 1 << deal.given[seat]
+    return allowed
+
+
+def state_of(match: Match) -> tuple[Any, ...]:
+    return (
+        match.results,
+        list(match.scores),
+        list(match.bolts),
+        match.sitter,
+        match.winner,
+        match.to_act,
+        match.phase,
+    )
+
+
+def live_replay(match: Match) -> dict[str, Any]:
+    """§8's replay output, worked out from the live match."""
+    out: dict[str, Any] = {"deals": [r.to_dict() for r in match.results], "winner": match.winner}
+    if match.winner is None:
+        out["next"] = {"seat": match.to_act, "legal": [a.to_dict() for a in match.legal_actions()]}
+    return out
+
+
+def canonical(out: dict[str, Any]) -> dict[str, Any]:
+    """``legal`` is a set (§8): sort it."""
+    out = json.loads(json.dumps(out))
+    if "next" in out:
+        out["next"]["legal"] = sorted(
+            out["next"]["legal"], key=lambda a: json.dumps(a, sort_keys=True)
+        )
+    return out
+
+
+def universe(players: int) -> list[Any]:
+    """Every well-formed action worth trying, legal or not."""
+    out: list[Any] = [
+        Pass(),
+        Redeal(),
+        Dark(),
+        Look(),
+        WriteOff(),
+        ChooseTalon(0),
+        ChooseTalon(1),
+        ChooseTalon(2),
+    ]
+    out += [Bid(v) for v in (*range(95, 560, 5), 101, 0, -5, 1005)]
+    out += [Contract(v) for v in (*range(95, 560, 5), 121, 0)]
+    out += [Play(c) for c in CARDS]
+    out += [Give(to, c) for to in (-1, *range(players), players) for c in CARDS]
+    return out
+
+
+# --------------------------------------------------------------------------- the tests
+
+
+@examples(0.5)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_cards_are_conserved_after_every_action(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+    n_tricks = 11 if options.players == 2 else 8
+
+    def observe(match, deal, action, events, legal):
+        deal = match.deal
+        parts = [*deal.hands, deal.played]
+        parts += [t for i, t in enumerate(deal.talons) if i != deal.talon_index]
+        union = 0
+        for p in parts:
+            union |= p
+        assert union == FULL and sum(popcount(p) for p in parts) == 24, "§1: 24 cards, each once"
+        in_tricks = mask_of(NAME[c] for t in deal.history for _, c in t) | mask_of(
+            NAME[c] for c in deal.trick
+        )
+        assert in_tricks == deal.played
+        if deal.phase is Phase.PLAY:
+            in_trick = set(deal.trick_seats)
+            for s in range(options.players):
+                want = 0 if s == deal.resting else n_tricks - deal.trick_no - (s in in_trick)
+                assert popcount(deal.hands[s]) == want
+
+    drive(match, play, style, 600, observe)
+
+
+@examples(0.5)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_every_played_deal_has_120_card_points_in_its_tricks(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+    seen = []
+
+    def observe(match, deal, action, events, legal):
+        if events is None or deal.phase is not Phase.COMPLETE:
+            return
+        result = match.results[-1]
+        tricks = [NAME[c] for t in deal.history for _, c in t]
+        if result.outcome in (Outcome.REDEAL, Outcome.WRITTEN_OFF):
+            assert tricks == []
+            return
+        unused = sum(points(names(t)) for i, t in enumerate(deal.talons) if i != deal.talon_index)
+        assert options.players == 2 or unused == 0
+        assert points(tricks) == 120 - unused == sum(deal.points)
+        assert len(tricks) == (22 if options.players == 2 else 24)
+        seen.append(result)
+
+    drive(match, play, style, 600, observe)
+
+
+@examples(0.4)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_someone_can_act_until_the_match_is_won(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+
+    def observe(match, deal, action, events, legal):
+        if match.over:
+            assert match.to_act is None and not match.legal_actions()
+            assert match.winner is not None
+            return
+        assert match.to_act is not None, "a deal is always in progress in a live match"
+        assert len(match.legal_actions()) > 0
+
+    drive(match, play, style, 1000, observe)
+    if match.over:
+        winner = match.winner
+        last = match.results[-1]
+        if options.barrel:
+            # §3 step 2: won only from the barrel, by making a contract.
+            assert last.declarer == winner and last.outcome is Outcome.MADE
+            assert match.scores[winner] == 880 + last.contract >= 1000
+        else:
+            assert match.scores[winner] >= options.target
+        try:
+            match.apply(Pass())
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError("an action was accepted after the match was won")
+
+
+@examples(0.3)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_every_legal_action_applies_and_no_other_does(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+    rng = random.Random(play ^ 0x5EED)
+    candidates = universe(options.players)
+
+    def observe(match, deal, action, events, legal):
+        if events is not None or rng.random() > 0.08:
+            return
+        before = match.to_record()
+        seat = match.to_act
+        legal_set = set(legal)
+        for a in legal:
+            match.copy().apply(a, seat=seat)
+        # One copy takes every rejected action: a rejection must leave it unchanged.
+        probe = match.copy()
+        for a in candidates:
+            if a in legal_set:
+                continue
+            try:
+                probe.apply(a, seat=seat)
+            except IllegalAction:
+                pass
+            else:
+                raise AssertionError(f"{a} was accepted but is not among the legal actions")
+        wrong = (seat + 1) % options.players
+        try:
+            probe.apply(legal[0], seat=wrong)
+        except NotYourTurn:
+            pass
+        else:
+            raise AssertionError("an action by a seat not to act was accepted")
+        assert probe.to_record() == before == match.to_record()
+        assert [probe.view(s) for s in (*range(options.players), None)] == [
+            match.view(s) for s in (*range(options.players), None)
+        ]
+
+    drive(match, play, style, 400, observe)
+
+
+@examples(0.4)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_legal_actions_and_results_follow_the_rules(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+    model = Model(match)
+
+    def observe(match, deal, action, events, legal):
+        if events is None:
+            model.before(match, action, legal)
+        else:
+            model.after(match, deal, events)
+
+    drive(match, play, style, 800, observe)
+
+
+@examples(0.25)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_record_round_trip_and_replay_reproduce_the_live_match(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+    rng = random.Random(play ^ 0xC0FFEE)
+    seats = (*range(options.players), None)
+
+    def check(match):
+        record = match.to_record()
+        text = json.dumps(record)
+        imported = Match.from_record(json.loads(text))
+        assert state_of(imported) == state_of(match)
+        assert set(imported.legal_actions()) == set(match.legal_actions())
+        assert [imported.view(s) for s in seats] == [match.view(s) for s in seats]
+        assert imported.to_record() == record
+        assert match.copy().to_record() == record
+        assert canonical(replay(json.loads(text))) == canonical(live_replay(match))
+
+    def observe(match, deal, action, events, legal):
+        if events is not None and (deal.phase is Phase.COMPLETE or rng.random() < 0.02):
+            check(match)
+
+    check(match)
+    drive(match, play, style, 300, observe)
+    check(match)
+
+
+@examples(0.3)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_views_hold_only_what_the_seat_may_know(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+    model = Model(match, check=False)
+    rng = random.Random(play ^ 0xF00D)
+    n = options.players
+
+    def look(match):
+        deal = match.deal
+        d = model.d
+        for s in (*range(n), None):
+            v = match.view(s)
+            allowed = deal_allowed_cards(deal, d, s)
+            assert known_cards(v) & ~allowed == 0, (
+                f"seat {s} sees {names(known_cards(v) & ~allowed)}"
+            )
+            if s is None:
+                assert v.hand is None and v.given_to_me is None and v.given_by_me == ()
+            blind = s == d.forced and (
+                deal.phase is Phase.DARK_DECISION
+                or (deal.phase is Phase.BIDDING and d.dark_standing)
+            )
+            if s is not None and s != d.resting and not blind:
+                assert mask_of(v.hand) == deal.hands[s], "a seat sees its own hand"
+            elif s is not None:
+                assert v.hand is None, "§5 resting dealer / §6.1 blind forced bidder: no hand"
+            if deal.talon_index >= 0:
+                sees_talon = d.talon_public or (s is not None and s == d.declarer)
+                assert (v.talon is not None) == sees_talon
+            if rng.random() < 0.15:
+                text = json.dumps(v.to_dict())
+                for c in names(FULL & ~allowed):
+                    assert f'"{c}"' not in text, f"seat {s}'s view JSON shows {c}"
+
+    def observe(match, deal, action, events, legal):
+        if events is None:
+            model.before(match, action, legal)
+        else:
+            model.after(match, deal, events)
+            if not match.over:
+                look(match)
+
+    look(match)
+    drive(match, play, style, 300, observe)
+
+
+@examples(0.5)
+@given(options=options_st, seed=seeds, play=seeds, style=style_st)
+def test_match_state_stays_within_the_rules_after_every_deal(options, seed, play, style):
+    match = Match.new(options, seed=seed)
+    n = options.players
+    prev = {"scores": [0] * n, "bolts": [0] * n, "barrel": None}
+
+    def observe(match, deal, action, events, legal):
+        if events is None or deal.phase is not Phase.COMPLETE:
+            return
+        r = match.results[-1]
+        assert all(x % 5 == 0 for x in r.deltas), "§2.8: deltas are multiples of 5"
+        assert all(x % 5 == 0 for x in r.scores)
+        if r.outcome is Outcome.REDEAL:
+            assert r.deltas == (0,) * n and r.contract is None
+            assert (list(r.scores), list(r.bolts), r.barrel) == (
+                prev["scores"],
+                prev["bolts"],
+                prev["barrel"],
+            )
+        if not options.barrel:
+            assert r.barrel is None and match.sitter is None
+        if options.bolts is Bolts.OFF:
+            assert r.bolts == (0,) * n
+        assert all(0 <= b < 3 for b in r.bolts), "§3 step 3: three bolts cost 120 and reset"
+        if r.outcome in (Outcome.MADE, Outcome.FAILED):
+            c = 240 if r.dark else r.contract
+            assert abs(r.deltas[r.declarer]) == c, "§2.8: the declarer scores ±C (±240 dark)"
+            assert (r.deltas[r.declarer] > 0) == (r.outcome is Outcome.MADE)
+        if match.winner is None and options.barrel:
+            if r.barrel is not None:
+                assert r.scores[r.barrel] == 880, "§3: the sitter's score is 880"
+            assert all(x < 880 for s, x in enumerate(r.scores) if s != r.barrel)
+            assert 0 <= match.view(None).barrel_attempts < 3
+        if not match.over:
+            nxt = match.view(None).dealer
+            step = 0 if r.outcome is Outcome.REDEAL else 1
+            assert nxt == (r.dealer + step) % n, "§2.1: the dealer rotates, not after a redeal"
+        prev.update(scores=list(r.scores), bolts=list(r.bolts), barrel=r.barrel)
+
+    drive(match, play, style, 1000, observe)
+
+
+@examples(0.2)
+@given(options=options_st, seed=st.one_of(seeds, st.text(max_size=8)), play=seeds, style=style_st)
+def test_same_seed_deals_and_plays_the_same_match(options, seed, play, style):
+    runs = []
+    for _ in range(2):
+        match = Match.new(options, seed=seed)
+        log: list[Any] = []
+
+        def observe(m, d, a, e, legal, log=log):
+            log.append((a, e))
+
+        drive(match, play, style, 200, observe)
+        runs.append((match.to_record(), log, state_of(match)))
+    assert runs[0] == runs[1]
+    first = Match.new(options, seed=seed).to_record()["deals"][0]
+    assert first == runs[0][0]["deals"][0] | {"actions": []}
