@@ -104,6 +104,11 @@ _SUIT_PATTERN_POINTS: tuple[int, ...] = tuple(
     sum(RANK_POINTS[r] for r in range(6) if pattern >> r & 1) for pattern in range(64)
 )
 
+# Marriage value (0 or the suit's) of every 6-bit pattern of each suit: K is bit 3, Q bit 2.
+_SUIT_PATTERN_MARRIAGE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(MARRIAGE_VALUES[s] if pattern & 0b1100 == 0b1100 else 0 for pattern in range(64)) for s in range(4)
+)
+
 
 def parse_card(text: str) -> Card:
     """Parse ``"TH"``, ``"10H"``, ``"QS"``…; upper case only (RULES.md §8)."""
@@ -129,10 +134,8 @@ def mask_marriages(mask: int, ace_marriage: bool) -> int:
     """Sum of the marriages held in ``mask``: K+Q of a suit, and 200 for four aces when
     the ace marriage is on. This is what a bid or contract cap adds to 120 (RULES.md §2.2,
     §2.5, §9.2)."""
-    total = 0
-    for s in range(4):
-        if mask & KQ_MASKS[s] == KQ_MASKS[s]:
-            total += MARRIAGE_VALUES[s]
+    m = _SUIT_PATTERN_MARRIAGE
+    total = m[0][mask & 63] + m[1][mask >> 6 & 63] + m[2][mask >> 12 & 63] + m[3][mask >> 18 & 63]
     if ace_marriage and mask & ACES_MASK == ACES_MASK:
         total += ACE_MARRIAGE_VALUE
     return total

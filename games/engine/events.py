@@ -1,6 +1,10 @@
-"""What applying an action caused. Events hold only public information: the service may
-broadcast them to every seat and spectator (RULES.md §2.3, §2.4 — given cards and a
-closed talon never appear here; a seat learns them from its own view)."""
+"""What applying an action caused.
+
+Events hold only public information: the service may broadcast them to every seat and
+spectator (RULES.md §2.3, §2.4 — given cards and a closed talon never appear here; a seat
+learns them from its own view). They are plain slotted dataclasses, not frozen ones:
+a frozen dataclass costs about four times as much to build, and the engine builds events
+on its hot path. Treat them as read-only."""
 
 from __future__ import annotations
 
@@ -10,14 +14,14 @@ from typing import Union
 from .cards import Card, Suit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealStarted:
     number: int
     dealer: int
     golden: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ForcedBid:
     """The automatic opening: 100, or 120 for a sitter on the barrel (§2.2, §3)."""
 
@@ -25,41 +29,41 @@ class ForcedBid:
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DarkChosen:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LookChosen:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BidMade:
     seat: int
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Passed:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RedealAsked:
     seat: int
     by_talon: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DeclarerKnown:
     seat: int
     bid: int
     dark: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TalonTaken:
     """``cards`` is ``None`` when the talon is taken closed (§2.3, §6.1)."""
 
@@ -68,25 +72,25 @@ class TalonTaken:
     cards: tuple[Card, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardGiven:
     seat: int
     to: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ContractNamed:
     seat: int
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealWrittenOff:
     seat: int
     bid: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MarriageDeclared:
     """``suit`` is ``None`` for the ace marriage, which leaves the trump unchanged (§2.7)."""
 
@@ -95,20 +99,20 @@ class MarriageDeclared:
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardPlayed:
     seat: int
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickWon:
     seat: int
     cards: tuple[Card, ...]
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ScoreLine:
     """One seat's line of the score sheet (§2.8, §5, §6.1)."""
 
@@ -121,7 +125,7 @@ class ScoreLine:
     bolts: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealScored:
     outcome: str  # "made", "failed", "written_off"
     declarer: int
@@ -130,7 +134,7 @@ class DealScored:
     lines: tuple[ScoreLine, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BarrelAttempt:
     """The sitter used one of his three attempts (§3 step 2)."""
 
@@ -138,12 +142,12 @@ class BarrelAttempt:
     attempts: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BarrelArrived:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BarrelFell:
     """``reason``: "attempts", "bolts", "displaced" or "simultaneous" (the last is no fall)."""
 
@@ -152,24 +156,23 @@ class BarrelFell:
     score: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BoltPenalty:
     seat: int
     score: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Samosval:
     seat: int
     was: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GoldenReset:
     """No golden contract was made: scores, bolts and the barrel return to 0 (§6.2)."""
 
-
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MatchWon:
     seat: int
     score: int

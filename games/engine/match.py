@@ -39,7 +39,7 @@ BOLT_LIMIT = 3
 BOLT_PENALTY = 120
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealResult:
     """One completed deal as §8's ``deals`` entry shows it: ``deltas`` before the steps of
     §3, ``scores``, ``bolts`` and ``barrel`` after them."""
