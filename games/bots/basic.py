@@ -18,7 +18,6 @@ from games.engine.actions import (
     WRITE_OFF,
     Action,
     Bid,
-    ChooseTalon,
     Contract,
     Give,
     Pass,
@@ -65,7 +64,7 @@ class BasicBot:
         if phase == "bidding":
             return self._bid(view)
         if phase == "talon":
-            return legal[0] if isinstance(legal[0], ChooseTalon) else legal[0]
+            return legal[0]  # both talons are face down
         if phase == "giving":
             return self._give(view)
         if phase == "contract":

@@ -72,8 +72,8 @@ def knowledge_of(view: View) -> Knowledge:
     active = active_seats(n, dealer)
     declarer = view.declarer if view.declarer is not None else -1
     hand = 0
-    for c in view.hand or ():
-        hand |= c.mask
+    for hc in view.hand or ():
+        hand |= hc.mask
     sizes = list(view.hand_sizes)
     if view.hand is None:
         hand = 0
@@ -81,11 +81,11 @@ def knowledge_of(view: View) -> Knowledge:
     # Play order of every card this deal: (trick number, seat, card).
     plays: list[tuple[int, int, int]] = []
     for t, trick in enumerate(view.played_tricks):
-        for s, c in trick:
-            plays.append((t, s, c.index))
+        for s, card in trick:
+            plays.append((t, s, card.index))
     cur_t = len(view.played_tricks)
-    for s, c in view.trick:
-        plays.append((cur_t, s, c.index))
+    for s, card in view.trick:
+        plays.append((cur_t, s, card.index))
     played = 0
     for _, _, c in plays:
         played |= 1 << c
@@ -93,9 +93,9 @@ def knowledge_of(view: View) -> Knowledge:
     known = [0] * n
     excluded = [0] * n
     # Cards I gave as declarer stay with their receiver until played.
-    for to, c in view.given_by_me:
-        if not played >> c.index & 1:
-            known[to] |= c.mask
+    for to, gift in view.given_by_me:
+        if not played >> gift.index & 1:
+            known[to] |= gift.mask
 
     declared = _declarations(view, plays, me, hand, known)
     voids = [0] * n
@@ -135,8 +135,8 @@ def knowledge_of(view: View) -> Knowledge:
     maybe_odds = 0
     if view.talon is not None and declarer >= 0 and declarer != me and view.phase in ("contract", "play"):
         talon = 0
-        for c in view.talon:
-            talon |= c.mask
+        for tc in view.talon:
+            talon |= tc.mask
         others = [s for s in active if s not in (me, declarer)]
         gone_to_other = False
         for _, s, c in plays:

@@ -8,9 +8,9 @@ trick on the table, the trump and who declared.
 
 from __future__ import annotations
 
+from games.engine.actions import PLAYS
 from games.engine.cards import ACES_MASK, CARD_POINTS, KQ_MASKS, MARRIAGE_VALUES, SUIT_MASKS
 from games.engine.deal import Deal, Phase
-from games.engine.actions import PLAYS
 
 _PLAY = Phase.PLAY
 # Cards of the same suit ranked above each card.
@@ -90,7 +90,7 @@ def choose_play(
         # The partner in defence holds the trick.
         safe = last or (is_master(best, hand, played) and (trump < 0 or best // 6 == trump or led != trump))
         if safe:
-            feed = [c for c in cards if not _in_marriage(c, hand) and not (c % 6 == 5)]
+            feed = [c for c in cards if not _in_marriage(c, hand) and c % 6 != 5]
             if feed:
                 return max(feed, key=lambda c: (CARD_POINTS[c], -c))
         return min(cards, key=lambda c: _cost(c, hand, played, trump))

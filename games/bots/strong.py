@@ -27,7 +27,18 @@ import time
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from games.engine.actions import LOOK, PASS, REDEAL, WRITE_OFF, Action, Bid, Contract, Give, Redeal, WriteOff
+from games.engine.actions import (
+    LOOK,
+    PASS,
+    REDEAL,
+    WRITE_OFF,
+    Action,
+    Bid,
+    Contract,
+    Give,
+    Redeal,
+    WriteOff,
+)
 from games.engine.cards import mask_marriages, round5
 from games.engine.deal import Deal
 from games.engine.views import View
@@ -133,10 +144,10 @@ class StrongBot:
                 samples[i].append(self._declarer_rollout(view, know, h))
         best_i, best_ev = 0, float("-inf")
         for i, plan in enumerate(plans):
-            h = hand
+            kept = hand
             for _, c in plan:
-                h &= ~(1 << c)
-            ev, _ = self._best_contract(view, know, h, samples[i], _contract_values(view, h))
+                kept &= ~(1 << c)
+            ev, _ = self._best_contract(view, know, kept, samples[i], _contract_values(view, kept))
             if ev > best_ev:
                 best_i, best_ev = i, ev
         if best_ev < 0 and any(isinstance(a, Redeal) for a in view.legal):
@@ -191,14 +202,12 @@ class StrongBot:
             need = 120 if dark else c
             stake = 240 if dark else c
             made = sum(1 for p, _ in results if p >= need)
-            if sitter:
-                ev = WIN_VALUE * made / n
-            else:
-                ev = (stake * made - stake * (n - made)) / n - opp
+            ev = WIN_VALUE * made / n if sitter else (stake * made - stake * (n - made)) / n - opp
             if ev > best_ev:
                 best_ev, best_c = ev, c
         if view.options.write_off and not sitter:
             bid = 120 if dark else (view.bid or 100)
+            wo: float
             if view.options.write_off_penalty:
                 wo = -(2 * bid if dark else bid) - (120 if dark else round5(bid))
             else:

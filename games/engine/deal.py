@@ -167,6 +167,15 @@ _SUIT_GIVES: tuple[tuple[tuple[tuple[Give, ...], ...], ...], ...] = tuple(
     for to in range(4)
 )
 _SHIFT = (0, 6, 12, 18)
+# _TRICK_KEYS[trump + 1][led suit][card]: a trump beats the suit led, which beats the rest;
+# within a suit the rank decides (§2.6).
+_TRICK_KEYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(100 + c % 6 if c // 6 == trump else (10 + c % 6 if c // 6 == led else -1) for c in range(24))
+        for led in range(4)
+    )
+    for trump in range(-1, 4)
+)
 _ACTION_KINDS = frozenset({Bid, Pass, Redeal, Dark, Look, ChooseTalon, Give, Contract, WriteOff, Play})
 _CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4)
@@ -756,28 +765,24 @@ class Deal:
 
     def _close_trick(self, events: list[Event]) -> None:
         """The trick goes to the highest trump in it, else the highest card of the suit
-        led (§2.6). Card indices order ranks within a suit."""
+        led (§2.6)."""
         trick = self.trick
-        trump = self.trump
-        first = trick[0]
+        seats = self.trick_seats
+        keys = _TRICK_KEYS[self.trump + 1][trick[0] // 6]
         best = 0
-        best_card = first
-        best_trump = first // 6 == trump
+        best_key = keys[trick[0]]
         for i in range(1, len(trick)):
-            c = trick[i]
-            if c // 6 == trump:
-                if not best_trump or c > best_card:
-                    best, best_card, best_trump = i, c, True
-            elif not best_trump and c // 6 == first // 6 and c > best_card:
-                best, best_card = i, c
-        winner = self.trick_seats[best]
+            key = keys[trick[i]]
+            if key > best_key:
+                best, best_key = i, key
+        winner = seats[best]
         pts = 0
         for c in trick:
             pts += CARD_POINTS[c]
         self.points[winner] += pts
         self.tricks[winner] += 1
         self.trick_no += 1
-        self.last_trick = last = tuple(zip(self.trick_seats, trick))
+        self.last_trick = last = tuple(zip(seats, trick))
         self.history.append(last)
         events.append(TrickWon(winner, tuple([CARDS[c] for c in trick]), pts))
         self.trick = []

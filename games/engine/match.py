@@ -102,7 +102,7 @@ class Match:
 
     def __init__(self, options: Options, first_dealer: int, rng: random.Random | None) -> None:
         n = options.players
-        if not (isinstance(first_dealer, int) and 0 <= first_dealer < n):
+        if not (isinstance(first_dealer, int) and not isinstance(first_dealer, bool) and 0 <= first_dealer < n):
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}")
         self.options = options
         self.players = n

@@ -77,7 +77,7 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
 
 
 def view_for(match: Match, seat: int | None) -> View:
-    if seat is not None and not 0 <= seat < match.players:
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.players):
         raise ValueError(f"no seat {seat}")
     deal = match.deal
     base: dict[str, Any] = {

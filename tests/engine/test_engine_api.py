@@ -295,8 +295,8 @@ def test_no_action_is_accepted_after_the_match_is_won():
 
 @pytest.mark.parametrize("thing", ["pass", {"type": "pass"}, None, 105])
 def test_apply_rejects_what_is_not_an_action_with_malformed_action(thing):
-    """BUG (reported): a non-action reaches ``action.type`` and raises AttributeError, not
-    the engine's MalformedAction, so a caller cannot map it to a clean error."""
+    """Regression (found at ba339c5): a non-action reached ``action.type`` and raised
+    AttributeError, not the engine's MalformedAction."""
     match = Match.new(Options(), seed=1)
     before = snapshot(match)
     with pytest.raises(MalformedAction):
@@ -304,29 +304,64 @@ def test_apply_rejects_what_is_not_an_action_with_malformed_action(thing):
     assert snapshot(match) == before
 
 
-@pytest.mark.parametrize(
-    ("phase", "players", "action"),
-    [
-        (Phase.BIDDING, 3, Bid(105.0)),  # type: ignore[arg-type]
-        (Phase.TALON, 2, ChooseTalon(True)),
-        (Phase.TALON, 2, ChooseTalon(1.0)),  # type: ignore[arg-type]
-    ],
-    ids=["bid-105.0", "choose_talon-True", "choose_talon-1.0"],
-)
-def test_mistyped_action_field_is_rejected_and_the_record_stays_importable(phase, players, action):
-    """BUG (reported): ``Bid(105.0)`` and ``ChooseTalon(True)`` are accepted and written to
-    the record as ``105.0`` / ``true``, which the engine's own import then rejects (§8);
-    ``ChooseTalon(1.0)`` raises TypeError. A mistyped field must be refused
-    (MalformedAction, or at least IllegalAction) and change nothing."""
+MISTYPED = {
+    "bid-105.0": (Phase.BIDDING, 3, lambda m: Bid(105.0)),  # type: ignore[arg-type]
+    "bid-True": (Phase.BIDDING, 3, lambda m: Bid(True)),
+    "choose_talon-True": (Phase.TALON, 2, lambda m: ChooseTalon(True)),
+    "choose_talon-1.0": (Phase.TALON, 2, lambda m: ChooseTalon(1.0)),  # type: ignore[arg-type]
+    "give-to-True": (Phase.GIVING, 3, lambda m: Give(True, given_card(m))),
+    "give-to-1.0": (Phase.GIVING, 3, lambda m: Give(1.0, given_card(m))),  # type: ignore[arg-type]
+    "play-text": (Phase.PLAY, 3, lambda m: Play(str(m.legal_actions()[0].card))),  # type: ignore[arg-type]
+}
+
+
+def given_card(match: Match) -> Any:
+    return next(a.card for a in match.legal_actions() if type(a) is Give)
+
+
+@pytest.mark.parametrize("case", list(MISTYPED))
+def test_mistyped_action_field_is_rejected_and_the_record_stays_importable(case):
+    """Regression (found at ba339c5): ``Bid(105.0)``, ``ChooseTalon(True)`` and ``Give(True, card)`` were
+    accepted and written to the record as ``105.0`` / ``true``, which the engine's own
+    import then rejects (§8); ``ChooseTalon(1.0)`` and ``Give(1.0, card)`` raised
+    TypeError. A mistyped field must be refused with MalformedAction (when the action is
+    built, or when it is applied) or IllegalAction, and change nothing."""
+    phase, players, build = MISTYPED[case]
     match = match_in_phase(phase, players=players, redeal=False)
     before = snapshot(match)
     try:
-        match.apply(action)
+        match.apply(build(match))
     except (MalformedAction, IllegalAction):
         assert snapshot(match) == before
         return
     Match.from_record(json.loads(json.dumps(match.to_record())))  # the record must stay valid
-    raise AssertionError(f"{action!r} was accepted")
+    raise AssertionError(f"the mistyped action {case} was accepted")
+
+
+@pytest.mark.parametrize("first_dealer", [True, 1.0, -1, 3, "0"])
+def test_first_dealer_must_be_an_integer_seat(first_dealer):
+    """BUG (reported): ``Match.new(first_dealer=True)`` is accepted and exported as
+    ``"first_dealer": true``, which the engine's own import rejects (§8)."""
+    try:
+        match = Match.new(Options(), seed=1, first_dealer=first_dealer)
+    except ValueError:
+        return
+    record = json.loads(json.dumps(match.to_record()))
+    try:
+        Match.from_record(record)
+    except MalformedRecord as exc:
+        raise AssertionError(
+            f"first_dealer={first_dealer!r} accepted, its record fails: {exc}"
+        ) from None
+    raise AssertionError(f"first_dealer={first_dealer!r} accepted")
+
+
+@given(st.sampled_from([0, 1, 2]), st.integers(0, 2**32))
+def test_given_first_dealer_deals_first_and_survives_the_record(first_dealer, seed):
+    match = Match.new(Options(), seed=seed, first_dealer=first_dealer)
+    record = json.loads(json.dumps(match.to_record()))
+    assert record["first_dealer"] == first_dealer == match.view(None).dealer
+    assert Match.from_record(record).view(None) == match.view(None)
 
 
 # --------------------------------------------------------------------------- actions (§8)
@@ -431,7 +466,7 @@ def test_malformed_action_text_raises_malformed_action(text):
 
 def test_default_options_are_section_7s():
     assert Options().to_dict() == DEFAULTS
-    assert Options.from_dict(None) == Options() == Options.from_dict({})
+    assert Options.from_dict({}) == Options()
 
 
 @pytest.mark.parametrize("name", ["classic", "igrafan", "club", "simple"])
