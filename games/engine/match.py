@@ -31,7 +31,8 @@ from .events import (
 from .options import Bolts, Options
 
 _COMPLETE = Phase.COMPLETE
-_ORDERS = math.factorial(24)
+_LOW_ORDERS = math.factorial(12)
+_HIGH_ORDERS = math.factorial(24) // _LOW_ORDERS
 BARREL_SCORE = 880
 FALLEN_SCORE = 760  # 880 − 120
 BARREL_ATTEMPTS = 3
@@ -220,10 +221,8 @@ class Match:
         """Apply ``action`` for the seat to act (``seat``, if given, must be that seat).
         Returns the events it caused; raises and changes nothing when it is not allowed."""
         deal = self.deal
-        if self.winner is not None:
-            raise IllegalAction("the match is over")
-        if deal is None or deal.phase == Phase.COMPLETE:
-            raise IllegalAction("no deal is in progress")
+        if deal is None or deal.phase is _COMPLETE or self.winner is not None:
+            raise IllegalAction("the match is over" if self.winner is not None else "no deal is in progress")
         actor = deal.to_act
         events = deal.apply(action, seat)
         self.log[-1].actions.append((actor, action))
@@ -260,16 +259,19 @@ class Match:
 
     def _deal_from_rng(self, events: list[Event] | None = None) -> None:
         assert self._rng is not None
-        # One uniform draw among the 24! orders, decoded in the factorial number system:
-        # unbiased, and one call to the (possibly cryptographic) generator per deal.
-        code = self._rng.randrange(_ORDERS)
+        # A uniform draw among the 24! orders, as two draws in the factorial number
+        # system (24·23·…·13 and 12! orders) so that every step stays a small integer.
+        rng = self._rng
+        codes = [rng.randrange(_HIGH_ORDERS), rng.randrange(_LOW_ORDERS)]
         deck = list(range(24))
         n = self.players
         masks = []
         for size in _layout(n, self.dealer):
             m = 0
             for _ in range(size):
-                code, r = divmod(code, len(deck))
+                left = len(deck)
+                half = 0 if left > 12 else 1
+                codes[half], r = divmod(codes[half], left)
                 m |= 1 << deck.pop(r)
             masks.append(m)
         started = self._start(masks[:n], tuple(masks[n:]))
