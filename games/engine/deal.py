@@ -692,7 +692,10 @@ class Deal:
 
     def _take_talon(self, index: int, events: list[Event]) -> None:
         """Taking the talon is automatic with three players (§2.10). It is shown unless
-        taken at the forced 100 with no other bid, or in a dark game (§2.3, §4, §6.1)."""
+        taken at the forced 100 with no other bid, or in a dark game (§2.3, §4, §6.1).
+
+        RULES.md is silent on a sitter who wins at his forced 120 with no other bid: §2.3
+        names only the forced 100, so that talon is shown, as after any bid of 120."""
         talon = self.talons[index]
         self.talon_index = index
         self.hands[self.declarer] |= talon

@@ -322,6 +322,9 @@ class Match:
                 scores[s] += deal.deltas[s]
         # Step 2: the barrel. A deal in which the sitter rests uses no attempt (§9.4).
         if sitter is not None and sitter != deal.resting:
+            # A sitter who makes a golden contract (golden deals are golden whatever the
+            # barrel state, §9.8) wins with 880 + 120: C is the contract, not the doubled
+            # delta.
             if sitter == deal.declarer and deal.outcome is Outcome.MADE:
                 scores[sitter] = BARREL_SCORE + deal.contract
                 self.winner = sitter
@@ -391,6 +394,8 @@ class Match:
                 events.append(MatchWon(winner, scores[winner]))
 
         # §6.2, §9.8: after the n-th golden deal with no golden contract made, reset.
+        # "The barrel" includes the count of falls (§3 reset_after_third_barrel): the
+        # match starts again as new.
         if golden and self.deals_played == n and not self.golden_made and self.winner is None:
             self.scores = [0] * n
             self.bolts = [0] * n

@@ -65,7 +65,11 @@ def _deal_cards(data: dict[str, Any], players: int) -> tuple[list[int], tuple[in
 
 
 def match_from_record(record: object) -> Match:
-    """Build and replay a match from a record; raises :class:`RecordError`."""
+    """Build and replay a match from a record; raises :class:`RecordError`.
+
+    Where §8 is silent: ``first_dealer`` is required (only ``options`` and ``actions`` have
+    defaults) and ``"options": null`` is not an object; a non-last deal that is not
+    complete is reported at that deal (``action`` null), before the next deal is read."""
     if not isinstance(record, dict):
         raise RecordError("a match record must be a JSON object")
     if record.get("format") != FORMAT:
