@@ -52,6 +52,12 @@ class Knowledge:
     maybe_talon: int
     maybe_seat: int
     maybe_odds: int  # declarer's cards the give to `maybe_seat` could have been
+    # A bid over 120 needs marriages in the dealt hand (RULES.md §2.2): per seat, the
+    # marriage total its dealt cards must reach, and the cards it no longer holds that
+    # were (or may have been) among them: played, or given away by the declarer.
+    marriage_floor: tuple[int, ...]
+    gone_from: tuple[int, ...]
+    ace_marriage: bool
     trump: int  # -1: none
     trick: tuple[int, ...]
     trick_seats: tuple[int, ...]
@@ -87,8 +93,16 @@ def knowledge_of(view: View) -> Knowledge:
     for s, card in view.trick:
         plays.append((cur_t, s, card.index))
     played = 0
-    for _, _, c in plays:
+    gone_from = [0] * n
+    for _, s, c in plays:
         played |= 1 << c
+        gone_from[s] |= 1 << c
+    floor = [0] * n
+    for s, value in view.bids:
+        if value is not None and value > 120 and s != me:
+            floor[s] = max(floor[s], value - 120)
+    if declarer >= 0 and declarer != me and view.given_to_me is not None:
+        gone_from[declarer] |= view.given_to_me.mask
 
     known = [0] * n
     excluded = [0] * n
@@ -189,6 +203,9 @@ def knowledge_of(view: View) -> Knowledge:
         maybe_talon=maybe_talon,
         maybe_seat=maybe_seat,
         maybe_odds=max(maybe_odds, 0),
+        marriage_floor=tuple(floor),
+        gone_from=tuple(gone_from),
+        ace_marriage=view.options.ace_marriage,
         trump="SCDH".index(view.trump) if view.trump else -1,
         trick=tuple(c.index for _, c in view.trick),
         trick_seats=tuple(s for s, _ in view.trick),

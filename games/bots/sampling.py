@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine.cards import SUIT_MASKS
+from games.engine.cards import SUIT_MASKS, mask_marriages
 from games.engine.deal import Deal, Phase
 from games.engine.views import View
 
@@ -31,8 +31,27 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def sample_hands(know: Knowledge, rng: random.Random) -> tuple[list[int], list[int]]:
-    """One layout of the unseen cards: (hands per seat, hidden piles). My hand is mine."""
+def sample_hands(know: Knowledge, rng: random.Random, tries: int = 12) -> tuple[list[int], list[int]]:
+    """One layout of the unseen cards: (hands per seat, hidden piles). My hand is mine.
+
+    A seat that bid over 120 must have been dealt marriages worth the excess (§2.2):
+    layouts that deny it are drawn again, up to ``tries`` times."""
+    floors = [s for s in range(know.players) if know.marriage_floor[s] > 0]
+    layout = _sample_once(know, rng)
+    if not floors:
+        return layout
+    ace = know.ace_marriage
+    for _ in range(tries):
+        hands = layout[0]
+        if all(
+            mask_marriages(hands[s] | know.gone_from[s], ace) >= know.marriage_floor[s] for s in floors
+        ):
+            break
+        layout = _sample_once(know, rng)
+    return layout
+
+
+def _sample_once(know: Knowledge, rng: random.Random) -> tuple[list[int], list[int]]:
     n = know.players
     me = know.seat
     hands = list(know.known)

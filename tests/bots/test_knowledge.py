@@ -9,6 +9,7 @@ import pytest
 from games.bots.knowledge import knowledge_of, suit_void_mask
 from games.bots.sampling import sample_hands
 from games.engine import Options
+from games.engine.cards import mask_marriages
 
 from .helpers import bots_for, table
 
@@ -39,6 +40,11 @@ def test_knowledge_never_contradicts_the_hidden_cards(options: Options) -> None:
                 assert not know.known[s] & ~true
                 assert not know.excluded[s] & true
                 assert not suit_void_mask(know.voids[s]) & true
+            if view.phase == "bidding":
+                for s in range(options.players):
+                    if s != seat and know.marriage_floor[s]:
+                        held = mask_marriages(deal.hands[s], options.ace_marriage)
+                        assert held >= know.marriage_floor[s]
             if know.maybe_talon:
                 assert not know.maybe_talon & ~(deal.hands[know.declarer] | deal.hands[know.maybe_seat])
             if view.hand is not None:
