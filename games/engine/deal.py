@@ -118,6 +118,14 @@ for _n in (2, 3, 4):
             _ACTIVE[_n, _d] = tuple((_d + 1 + i) % _n for i in range(_n))
 
 
+_ACTIVE_MASK: dict[tuple[int, int], int] = {key: sum(1 << s for s in seats) for key, seats in _ACTIVE.items()}
+_NEXT: dict[tuple[int, int], list[int]] = {}
+for (_n, _d), _seats in _ACTIVE.items():
+    _NEXT[_n, _d] = [-1] * _n
+    for _i, _s in enumerate(_seats):
+        _NEXT[_n, _d][_s] = _seats[(_i + 1) % len(_seats)]
+
+
 def active_seats(players: int, dealer: int) -> tuple[int, ...]:
     """The seats that play a deal, clockwise from the forced bidder (left of the dealer);
     with four players the dealer rests (§5)."""
@@ -316,11 +324,8 @@ class Deal:
         self.sitter = sitter if sitter is not None and sitter != self.resting else -1
         self.red_limited = red_limited
         self.active = active = _ACTIVE[n, dealer]
-        self.active_mask = sum(1 << a for a in active)
-        nxt = [-1] * n
-        for i, seat in enumerate(active):
-            nxt[seat] = active[(i + 1) % len(active)]
-        self.nxt = nxt
+        self.active_mask = _ACTIVE_MASK[n, dealer]
+        self.nxt = _NEXT[n, dealer]  # shared, never mutated
         self.k = len(active)
         self.forced = active[0]
         self.n_tricks = 11 if n == 2 else 8
