@@ -16,6 +16,9 @@ Printed per pairing:
   over the group's plays, with a 95% confidence interval (normal, over groups);
 - ``A win rate``: the share of groups in which A's seats scored more in total than B's
   (ties count half), with a 95% confidence interval;
+- with ``--matches M``: M whole matches (the preset's rules, barrel and all), one seat of
+  A and the others B, A's seat rotating; the share of finished matches A won, with a 95%
+  Wilson interval (equal strength would win 1/players);
 - per level, the time per decision (median, 99th percentile, max) over decisions with
   more than one legal action, measured inside ``decide``.
 
@@ -42,21 +45,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.bots import LEVELS, Budget, make_bot
 from games.bots.strong import LIVE_BUDGET
 from games.engine import Match, Options
-from games.engine.match import _layout
+from games.engine.match import deal_cards
 
 
-def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
-    deck = list(range(24))
-    rng.shuffle(deck)
-    masks = []
-    i = 0
-    for size in _layout(players, dealer):
-        m = 0
-        for c in deck[i : i + size]:
-            m |= 1 << c
-        masks.append(m)
-        i += size
-    return masks[:players], tuple(masks[players:])
+def table_options(preset: str) -> Options:
+    """``name`` or ``name/players`` (e.g. ``classic/4``)."""
+    name, _, players = preset.partition("/")
+    options = Options.preset(name)
+    return options.replace(players=int(players)) if players else options
 
 
 def seatings(players: int, mode: str) -> list[tuple[int, ...]]:
@@ -69,7 +65,7 @@ def seatings(players: int, mode: str) -> list[tuple[int, ...]]:
 def play_group(args: tuple[str, str, int, int, str, str, float | None, int]) -> tuple[float, float, dict[str, list[float]]]:
     """One group: (A minus B points per deal, A's group win (1, ½, 0), decision times)."""
     level_a, level_b, seed, group, preset, mode, seconds, samples = args
-    options = Options.preset(preset)
+    options = table_options(preset)
     n = options.players
     rng = random.Random(seed * 1_000_003 + group)
     dealer = group % n
@@ -106,11 +102,51 @@ def play_group(args: tuple[str, str, int, int, str, str, float | None, int]) -> 
     return statistics.fmean(diffs) if diffs else 0.0, win, times
 
 
+MAX_MATCH_DEALS = 300
+
+
+def play_match(args: tuple[str, str, int, int, str, float | None, int]) -> tuple[int, int, dict[str, list[float]]]:
+    """One whole match with one seat of A (seat ``index % players``) and B elsewhere:
+    (1 if A won, 0 if B won, -1 if nobody won within the deal cap; deals played; times)."""
+    level_a, level_b, seed, index, preset, seconds, samples = args
+    options = table_options(preset)
+    n = options.players
+    a_seat = index % n
+    levels = [level_a if s == a_seat else level_b for s in range(n)]
+    budget = Budget(seconds=seconds, samples=samples)
+    bots = [make_bot(lv, seed=seed * 104_729 + index * 31 + s, budget=budget) for s, lv in enumerate(levels)]
+    match = Match.new(options, seed=seed * 1_000_033 + index // n, first_dealer=(index // n) % n)
+    times: dict[str, list[float]] = {level_a: [], level_b: []}
+    while match.winner is None and len(match.results) < MAX_MATCH_DEALS:
+        seat = match.to_act
+        assert seat is not None
+        view = match.view(seat)
+        t0 = time.perf_counter()
+        action = bots[seat].decide(view)
+        dt = time.perf_counter() - t0
+        if len(view.legal) > 1:
+            times[levels[seat]].append(dt)
+        match.apply(action, seat=seat)
+    won = -1 if match.winner is None else int(match.winner == a_seat)
+    return won, len(match.results), times
+
+
 def ci(values: list[float]) -> tuple[float, float]:
     m = statistics.fmean(values)
     if len(values) < 2:
         return m, float("nan")
     return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a proportion: (low, high)."""
+    if n == 0:
+        return float("nan"), float("nan")
+    z = 1.96
+    p = wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return mid - half, mid + half
 
 
 def pct(values: list[float], q: float) -> float:
@@ -127,11 +163,16 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=200, help="duplicate groups per pairing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--preset", default="classic")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=None, help="override the preset's players")
     ap.add_argument("--seatings", choices=("auto", "all", "rotate"), default="auto")
     ap.add_argument("--seconds", type=float, default=LIVE_BUDGET.seconds, help="strong: seconds per decision")
     ap.add_argument("--samples", type=int, default=LIVE_BUDGET.samples, help="strong: sample cap per decision")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--matches", type=int, default=0,
+                    help="also play this many whole matches per pairing (one seat of A, rotated)")
     args = ap.parse_args()
+    if args.players is not None:
+        args.preset = f"{args.preset}/{args.players}"
 
     print(f"machine: {platform.machine()} {platform.processor() or ''} cpus={os.cpu_count()} "
           f"python={platform.python_version()} {platform.system()} {platform.release()}")  # fmt: skip
@@ -139,6 +180,7 @@ def main() -> None:
           f"strong budget: {args.seconds}s / {args.samples} samples")  # fmt: skip
     all_times: dict[str, list[float]] = {}
     rows = []
+    match_rows: list[tuple[str, int, int, float, float, float, float, float]] = []
     for pair in args.pairs.split(","):
         level_a, level_b = pair.split(":")
         assert level_a in LEVELS and level_b in LEVELS, pair
@@ -159,16 +201,42 @@ def main() -> None:
         for r in results:
             for lv, ts in r[2].items():
                 all_times.setdefault(lv, []).extend(ts)
-        m, h = ci(diffs)
-        w, wh = ci(wins)
-        plays = len(results) * len(seatings(Options.preset(args.preset).players, mode))
-        rows.append((f"{level_a} vs {level_b}", len(results), plays, mode, m, h, w, wh, wall))
+        if results:
+            m, h = ci(diffs)
+            w, wh = ci(wins)
+            plays = len(results) * len(seatings(table_options(args.preset).players, mode))
+            rows.append((f"{level_a} vs {level_b}", len(results), plays, mode, m, h, w, wh, wall))
+        if args.matches:
+            mjobs = [(level_a, level_b, args.seed, i, args.preset, args.seconds, args.samples)
+                     for i in range(args.matches)]  # fmt: skip
+            t0 = time.perf_counter()
+            if args.workers > 1:
+                with ProcessPoolExecutor(args.workers) as pool:
+                    mres = list(pool.map(play_match, mjobs, chunksize=1))
+            else:
+                mres = [play_match(j) for j in mjobs]
+            for r in mres:
+                for lv, ts in r[2].items():
+                    all_times.setdefault(lv, []).extend(ts)
+            finished = [float(r[0]) for r in mres if r[0] >= 0]
+            mw = statistics.fmean(finished) if finished else float("nan")
+            lo, hi = wilson(sum(finished), len(finished))
+            match_rows.append((f"{level_a} vs {level_b}", len(mres), len(finished), mw, lo, hi,
+                               statistics.fmean(r[1] for r in mres), time.perf_counter() - t0))  # fmt: skip
     print()
     print(f"{'pairing':<18}{'groups':>7}{'deals':>7}  {'seatings':<8}{'A-B pts/deal [95% CI]':>30}"
           f"{'A win rate [95% CI]':>26}{'wall s':>9}")  # fmt: skip
     for name, g, plays, mode, m, h, w, wh, wall in rows:
         print(f"{name:<18}{g:>7}{plays:>7}  {mode:<8}{m:>+10.1f} [{m - h:+7.1f}, {m + h:+7.1f}]"
               f"{w:>10.3f} [{w - wh:.3f}, {w + wh:.3f}]{wall:>9.0f}")  # fmt: skip
+    if match_rows:
+        n = table_options(args.preset).players
+        print()
+        print(f"whole matches, one seat of A among {n} (equal strength would win 1/{n} = {1 / n:.3f}):")
+        print(f"{'pairing':<18}{'matches':>8}{'won by someone':>15}{'A match win rate [95% CI]':>32}"
+              f"{'deals/match':>12}{'wall s':>8}")  # fmt: skip
+        for name, total, fin, mw, lo, hi, dpm, wall in match_rows:
+            print(f"{name:<18}{total:>8}{fin:>15}{mw:>14.3f} [{lo:.3f}, {hi:.3f}]{dpm:>12.1f}{wall:>8.0f}")
     print()
     print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
     for lv in LEVELS:

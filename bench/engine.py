@@ -2,9 +2,11 @@
 
 Prints, each the median of 5 runs of about a second:
 
-- complete 3-player deals per second: every deal goes through bidding, the talon, both
-  gives, the contract, all eight tricks and the score sheet (the random player never
-  writes off or asks for a redeal, so no deal is cut short);
+- complete 3-player deals per second: every deal is shuffled and dealt, then goes through
+  bidding, the talon, both gives, the contract, all eight tricks and the score sheet (the
+  random player never writes off or asks for a redeal, so no deal is cut short) — through
+  the ``Deal`` API that bots simulate with, and again inside whole matches through
+  the ``Match`` API (action log, the §3 match steps, events);
 - complete matches per second (3 players, barrel off, first to 300: see
   :func:`matches_per_second`);
 - legal-action queries per second (``match.legal_actions()`` on positions met in play).
@@ -25,7 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import Match, Options, Outcome, Redeal, WriteOff
+from games.engine import Deal, Match, Options, Outcome, Phase, Redeal, WriteOff, deal_cards
+
+COMPLETE = Phase.COMPLETE
 
 RUNS = 5
 SECONDS = 1.0
@@ -47,6 +51,34 @@ def _player(seed: int) -> Callable[[Match], None]:
 
 
 def deals_per_second() -> float:
+    """Whole deals through the ``Deal`` API, the one bots simulate with: deal the cards,
+    then random legal actions from the first bid to the score sheet."""
+    options = Options()
+    rng = random.Random(1)
+    rnd = rng.random
+    played = 0
+    dealer = 0
+    start = time.process_time()
+    end = start + SECONDS
+    while time.process_time() < end:
+        for _ in range(50):
+            hands, talons = deal_cards(rng, 3, dealer)
+            deal = Deal(options=options, dealer=dealer, hands=hands, talons=talons)
+            deal.start(False)
+            while deal.phase is not COMPLETE:
+                legal = deal.legal_actions()
+                action = legal[int(rnd() * len(legal))]
+                while type(action) is WriteOff or type(action) is Redeal:
+                    action = legal[int(rnd() * len(legal))]
+                deal.apply(action)
+            played += 1
+            dealer = (dealer + 1) % 3
+    return played / (time.process_time() - start)
+
+
+def match_deals_per_second() -> float:
+    """Whole deals inside a match through the ``Match`` API: as above, plus the action
+    log, the match steps of RULES.md §3 after each deal and the next deal's shuffle."""
     options = Options(barrel=False, target=10**9)
     act = _player(1)
     match = Match.new(options, seed=1)
@@ -58,7 +90,7 @@ def deals_per_second() -> float:
         for _ in range(100):
             act(match)
         played += sum(1 for r in match.results[before:] if r.outcome in (Outcome.MADE, Outcome.FAILED))
-        if len(match.results) > 10_000:
+        if len(match.results) > 1_000:
             match = Match.new(options, seed=played)
     return played / (time.process_time() - start)
 
@@ -110,6 +142,7 @@ def main() -> None:
     )
     for label, fn in (
         ("complete 3-player deals/s", deals_per_second),
+        ("  the same inside matches/s", match_deals_per_second),
         ("complete matches/s", matches_per_second),
         ("legal-action queries/s", legal_queries_per_second),
     ):

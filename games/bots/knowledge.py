@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-from games.engine.cards import ACES_MASK, FULL_DECK, KQ_MASKS, MARRIAGE_VALUES, SUIT_MASKS
+from games.engine.cards import ACES_MASK, FULL_DECK, MARRIAGE_VALUES, SUIT_MASKS
 from games.engine.deal import active_seats
 from games.engine.views import View
 
@@ -293,4 +293,4 @@ def suit_void_mask(voids: int) -> int:
     return m
 
 
-__all__ = ["KQ_MASKS", "Knowledge", "knowledge_of", "suit_void_mask"]
+__all__ = ["Knowledge", "knowledge_of", "suit_void_mask"]

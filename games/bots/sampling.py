@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine.cards import SUIT_MASKS, mask_marriages
+from games.engine.cards import mask_marriages
 from games.engine.deal import Deal, Phase
 from games.engine.views import View
 
@@ -224,8 +224,4 @@ def opening_deal(
     return deal
 
 
-def suit_of(card: int) -> int:
-    return card // 6
-
-
-__all__ = ["SUIT_MASKS", "opening_deal", "play_template", "sample_hands"]
+__all__ = ["opening_deal", "play_template", "sample_hands"]

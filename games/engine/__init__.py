@@ -36,7 +36,7 @@ from .errors import (
     NotYourTurn,
 )
 from .events import Event
-from .match import DealResult, Match
+from .match import DealResult, Match, deal_cards
 from .options import PRESETS, BarrelBidding, Bolts, Options
 from .record import RecordError, replay
 from .views import View
@@ -77,6 +77,7 @@ __all__ = [
     "View",
     "WriteOff",
     "action_from_dict",
+    "deal_cards",
     "parse_action",
     "parse_card",
     "replay",

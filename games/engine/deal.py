@@ -46,6 +46,7 @@ from .cards import (
     MARRIAGE_VALUES,
     NINES_MASK,
     SUIT_MASKS,
+    Card,
     Suit,
     mask_cards,
     mask_marriages,
@@ -184,6 +185,10 @@ _TRICK_KEYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     )
     for trump in range(-1, 4)
 )
+_PASS_ONLY: tuple[Action, ...] = (PASS,)
+_PASS_REDEAL: tuple[Action, ...] = (PASS, REDEAL)
+_WRITE_OFF_ONLY: tuple[Action, ...] = (WRITE_OFF,)
+_DARK_OR_LOOK: tuple[Action, ...] = (DARK, LOOK)
 _ACTION_KINDS = frozenset({Bid, Pass, Redeal, Dark, Look, ChooseTalon, Give, Contract, WriteOff, Play})
 _CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4)
@@ -531,15 +536,11 @@ class Deal:
                         return _SUIT_PLAYS[suit][pattern]
             return plays_of(hand)
         if phase == _BIDDING:
-            seat = self.to_act
-            lo, hi = self.bid_range(seat)
-            out: list[Action] = list(BIDS[lo // 5 : hi // 5 + 1]) if lo <= hi else []
-            out.append(PASS)
-            if self.can_redeal():
-                out.append(REDEAL)
-            return out
+            lo, hi = self.bid_range(self.to_act)
+            calls = _PASS_REDEAL if self.can_redeal() else _PASS_ONLY
+            return BIDS[lo // 5 : hi // 5 + 1] + calls if lo <= hi else calls
         if phase == _GIVING:
-            out = []
+            out: list[Action] = []
             if self.can_redeal():
                 out.append(REDEAL)
             hand = self.hands[self.declarer]
@@ -554,15 +555,13 @@ class Deal:
             return out
         if phase == _CONTRACT:
             lo, hi = self.contract_range()
-            out = list(CONTRACTS[lo // 5 : hi // 5 + 1])
-            if self.can_write_off():
-                out.append(WRITE_OFF)
-            return out
+            contracts = CONTRACTS[lo // 5 : hi // 5 + 1]
+            return contracts + _WRITE_OFF_ONLY if self.can_write_off() else contracts
         if phase == _TALON:
-            return list(CHOOSE_TALONS)
+            return CHOOSE_TALONS
         if phase == _DARK_DECISION:
-            return [DARK, LOOK]
-        return []
+            return _DARK_OR_LOOK
+        return ()
 
     # -- applying ---------------------------------------------------------------------
 
@@ -678,11 +677,7 @@ class Deal:
         return s
 
     def _receivers(self) -> int:
-        mask = 0
-        for s in self.active:
-            if s != self.declarer:
-                mask |= 1 << s
-        return mask
+        return self.active_mask & ~(1 << self.declarer)
 
     def _declarer_known(self, seat: int, events: list[Event]) -> None:
         self.declarer = seat
@@ -776,23 +771,26 @@ class Deal:
         led (§2.6)."""
         trick = self.trick
         seats = self.trick_seats
-        keys = _TRICK_KEYS[self.trump + 1][trick[0] // 6]
-        best = 0
-        best_key = keys[trick[0]]
-        for i in range(1, len(trick)):
-            key = keys[trick[i]]
-            if key > best_key:
-                best, best_key = i, key
+        first = trick[0]
+        keys = _TRICK_KEYS[self.trump + 1][first // 6]
+        if self.k == 3:
+            a, b, c = trick
+            ka, kb, kc = keys[a], keys[b], keys[c]
+            best = (0 if ka > kc else 2) if ka > kb else (1 if kb > kc else 2)
+            pts = CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c]
+            cards: tuple[Card, ...] = (CARDS[a], CARDS[b], CARDS[c])
+        else:
+            a, b = trick
+            best = 0 if keys[a] > keys[b] else 1
+            pts = CARD_POINTS[a] + CARD_POINTS[b]
+            cards = (CARDS[a], CARDS[b])
         winner = seats[best]
-        pts = 0
-        for c in trick:
-            pts += CARD_POINTS[c]
         self.points[winner] += pts
         self.tricks[winner] += 1
         self.trick_no += 1
         self.last_trick = last = tuple(zip(seats, trick))
         self.history.append(last)
-        events.append(TrickWon(winner, tuple([CARDS[c] for c in trick]), pts))
+        events.append(TrickWon(winner, cards, pts))
         self.trick = []
         self.trick_seats = []
         self.leader = self.to_act = winner

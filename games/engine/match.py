@@ -7,7 +7,6 @@ and replays, the operating system's secure generator when no seed is given).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,8 +31,7 @@ from .options import Bolts, Options
 
 _COMPLETE = Phase.COMPLETE
 _PLAY = Phase.PLAY
-_LOW_ORDERS = math.factorial(12)
-_HIGH_ORDERS = math.factorial(24) // _LOW_ORDERS
+_DECK = range(24)
 BARREL_SCORE = 880
 FALLEN_SCORE = 760  # 880 − 120
 BARREL_ATTEMPTS = 3
@@ -203,7 +201,7 @@ class Match:
     def legal_actions(self) -> Sequence[Action]:
         """Every action the seat to act may take now (empty when nobody is to act)."""
         deal = self.deal
-        if deal is None or deal.phase == Phase.COMPLETE or self.winner is not None:
+        if deal is None or deal.phase is _COMPLETE or self.winner is not None:
             return ()
         return deal.legal_actions()
 
@@ -264,22 +262,8 @@ class Match:
 
     def _deal_from_rng(self, events: list[Event] | None = None) -> None:
         assert self._rng is not None
-        # A uniform draw among the 24! orders, as two draws in the factorial number
-        # system (24·23·…·13 and 12! orders) so that every step stays a small integer.
-        rng = self._rng
-        codes = [rng.randrange(_HIGH_ORDERS), rng.randrange(_LOW_ORDERS)]
-        deck = list(range(24))
-        n = self.players
-        masks = []
-        for size in _layout(n, self.dealer):
-            m = 0
-            for _ in range(size):
-                left = len(deck)
-                half = 0 if left > 12 else 1
-                codes[half], r = divmod(codes[half], left)
-                m |= 1 << deck.pop(r)
-            masks.append(m)
-        started = self._start(masks[:n], tuple(masks[n:]))
+        hands, talons = deal_cards(self._rng, self.players, self.dealer)
+        started = self._start(hands, talons)
         if events is not None:
             events.extend(started)
 
@@ -443,7 +427,28 @@ class Match:
             self.dealer = (self.dealer + 1) % self.players
 
 
-def _layout(players: int, dealer: int) -> list[int]:
+def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
+    """Shuffle and deal: the hands (as card masks, in seat order; the resting dealer's
+    empty with four players) and the talons (two with two players), RULES.md §2.1, §4, §5.
+
+    The deck is ordered by 24 independent uniform keys from ``rng`` (a tie has odds
+    near 2⁻⁴⁵), which is a uniform shuffle; pass a ``random.SystemRandom`` for a
+    cryptographically secure deal."""
+    rnd = rng.random
+    keys = [rnd() for _ in _DECK]
+    order = sorted(_DECK, key=keys.__getitem__)
+    masks = []
+    pos = 0
+    for size in deal_layout(players, dealer):
+        m = 0
+        for c in order[pos : pos + size]:
+            m |= 1 << c
+        masks.append(m)
+        pos += size
+    return masks[:players], tuple(masks[players:])
+
+
+def deal_layout(players: int, dealer: int) -> list[int]:
     """Cards per hand in seat order, then per talon."""
     if players == 2:
         return [10, 10, 2, 2]

@@ -6,24 +6,10 @@ import random
 
 from games.bots import Bot, Budget, make_bot
 from games.engine import Match, Options
-from games.engine.match import _layout
+from games.engine.match import deal_cards as random_cards
 
 # Tiny, time-free budget: fast, and a pure function of seed and view.
 TEST_BUDGET = Budget(seconds=None, samples=2)
-
-
-def random_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
-    deck = list(range(24))
-    rng.shuffle(deck)
-    masks = []
-    i = 0
-    for size in _layout(players, dealer):
-        m = 0
-        for c in deck[i : i + size]:
-            m |= 1 << c
-        masks.append(m)
-        i += size
-    return masks[:players], tuple(masks[players:])
 
 
 def table(options: Options, seed: int, scores: list[int] | None = None, sitter: int | None = None) -> Match:

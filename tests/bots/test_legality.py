@@ -67,3 +67,15 @@ def test_strong_plays_whole_matches_legally() -> None:
     for players in (2, 3, 4):
         match = table(Options(players=players, barrel=False, target=300), seed=players)
         play_out(match, bots_for(["strong", "basic", "strong", "basic"][:players], players), max_deals=6)
+
+
+def test_strong_falls_back_to_basic_when_its_search_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.bots.strong import StrongBot
+
+    def broken(self: StrongBot, view: object) -> None:
+        raise RuntimeError("search bug")
+
+    monkeypatch.setattr(StrongBot, "_search", broken)
+    monkeypatch.setattr(StrongBot, "strict", False)
+    match = table(Options(), seed=9)
+    play_out(match, bots_for(["strong", "strong", "strong"], 9), max_deals=1)
