@@ -27,7 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import Deal, Match, Options, Outcome, Phase, Redeal, WriteOff, deal_cards
+from games.engine import Deal, Match, Options, Outcome, Phase, deal_cards
+from games.engine.actions import REDEAL, WRITE_OFF
 
 COMPLETE = Phase.COMPLETE
 
@@ -37,13 +38,14 @@ MAX_DEALS = 100
 
 
 def _player(seed: int) -> Callable[[Match], None]:
-    """A uniformly random player that never writes off or asks for a redeal."""
+    """A uniformly random player that never writes off or asks for a redeal (legal-action
+    lists hold the engine's one ``WriteOff`` and one ``Redeal`` instance)."""
     rnd = random.Random(seed).random
 
     def act(match: Match) -> None:
         legal = match.legal_actions()
         action = legal[int(rnd() * len(legal))]
-        while type(action) is WriteOff or type(action) is Redeal:
+        while action is WRITE_OFF or action is REDEAL:
             action = legal[int(rnd() * len(legal))]
         match.apply(action)
 
@@ -68,7 +70,7 @@ def deals_per_second() -> float:
             while deal.phase is not COMPLETE:
                 legal = deal.legal_actions()
                 action = legal[int(rnd() * len(legal))]
-                while type(action) is WriteOff or type(action) is Redeal:
+                while action is WRITE_OFF or action is REDEAL:
                     action = legal[int(rnd() * len(legal))]
                 deal.apply(action)
             played += 1

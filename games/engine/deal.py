@@ -461,7 +461,7 @@ class Deal:
 
     @property
     def complete(self) -> bool:
-        return self.phase == _COMPLETE
+        return self.phase is _COMPLETE
 
     def bid_range(self, seat: int) -> tuple[int, int]:
         """Lowest and highest bid ``seat`` may make now (empty when lo > hi)."""
@@ -480,13 +480,13 @@ class Deal:
         if not self.redeal_ok or self.dark_said:
             return False
         seat = self.to_act
-        if self.phase == _BIDDING:
+        if self.phase is _BIDDING:
             return (
                 not (self.called >> seat & 1)
                 and not (self.red_limited >> seat & 1)
                 and hand_allows_redeal(self.dealt[seat])
             )
-        if self.phase == _GIVING:
+        if self.phase is _GIVING:
             # Only the hand rule applies with two players.
             return (
                 self.players != 2
@@ -521,7 +521,7 @@ class Deal:
 
     def legal_actions(self) -> Sequence[Action]:
         phase = self.phase
-        if phase == _PLAY:
+        if phase is _PLAY:
             hand = self.hands[self.to_act]
             trick = self.trick
             if trick:
@@ -535,11 +535,11 @@ class Deal:
                     if pattern:
                         return _SUIT_PLAYS[suit][pattern]
             return plays_of(hand)
-        if phase == _BIDDING:
+        if phase is _BIDDING:
             lo, hi = self.bid_range(self.to_act)
             calls = _PASS_REDEAL if self.can_redeal() else _PASS_ONLY
             return BIDS[lo // 5 : hi // 5 + 1] + calls if lo <= hi else calls
-        if phase == _GIVING:
+        if phase is _GIVING:
             out: list[Action] = []
             if self.can_redeal():
                 out.append(REDEAL)
@@ -553,13 +553,13 @@ class Deal:
                     out += g2[hand >> 12 & 63]
                     out += g3[hand >> 18]
             return out
-        if phase == _CONTRACT:
+        if phase is _CONTRACT:
             lo, hi = self.contract_range()
             contracts = CONTRACTS[lo // 5 : hi // 5 + 1]
             return contracts + _WRITE_OFF_ONLY if self.can_write_off() else contracts
-        if phase == _TALON:
+        if phase is _TALON:
             return CHOOSE_TALONS
-        if phase == _DARK_DECISION:
+        if phase is _DARK_DECISION:
             return _DARK_OR_LOOK
         return ()
 
@@ -570,19 +570,19 @@ class Deal:
         Raises :class:`NotYourTurn` or :class:`IllegalAction` and then changes nothing."""
         to_act = self.to_act
         phase = self.phase
-        if seat is not None and seat != to_act and phase != _COMPLETE:
+        if seat is not None and seat != to_act and phase is not _COMPLETE:
             raise NotYourTurn(f"seat {to_act} is to act, not seat {seat}")
         events: list[Event] = []
         kind = type(action)
-        if kind is Play and phase == _PLAY:
+        if kind is Play and phase is _PLAY:
             self._play(to_act, action.card.index, events)  # type: ignore[union-attr]
         elif kind not in _ACTION_KINDS:
             raise MalformedAction(f"not an action: {action!r}")
-        elif phase == _COMPLETE:
+        elif phase is _COMPLETE:
             raise IllegalAction("the deal is complete")
         elif kind is Play:
             raise IllegalAction("no card can be played now")
-        elif phase == _BIDDING:
+        elif phase is _BIDDING:
             if kind is Bid:
                 self._bid(to_act, action.value, events)  # type: ignore[union-attr]
             elif kind is Pass:
@@ -593,7 +593,7 @@ class Deal:
                 events.append(RedealAsked(to_act, False))
             else:
                 raise IllegalAction(f"{action.type} is not a bidding call now")
-        elif phase == _GIVING:
+        elif phase is _GIVING:
             if kind is Give:
                 self._give(action.to, action.card.index, events)  # type: ignore[union-attr]
             elif kind is Redeal and self.can_redeal():
@@ -602,7 +602,7 @@ class Deal:
                 events.append(RedealAsked(to_act, True))
             else:
                 raise IllegalAction(f"{action.type} is not allowed now: give a card")
-        elif phase == _CONTRACT:
+        elif phase is _CONTRACT:
             if kind is Contract:
                 lo, hi = self.contract_range()
                 value = action.value  # type: ignore[union-attr]
@@ -619,11 +619,11 @@ class Deal:
                 self._write_off(events)
             else:
                 raise IllegalAction(f"{action.type} is not allowed now: name the contract")
-        elif phase == _TALON:
+        elif phase is _TALON:
             if kind is not ChooseTalon or action.index not in (0, 1):  # type: ignore[union-attr]
                 raise IllegalAction("choose talon 0 or 1")
             self._take_talon(action.index, events)  # type: ignore[union-attr]
-        elif phase == _DARK_DECISION:
+        elif phase is _DARK_DECISION:
             if kind is Dark:
                 # §6.1: a blind bid of 120; no redeal in this deal even if outbid (§9.1).
                 self.dark = self.dark_said = True
