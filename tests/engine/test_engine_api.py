@@ -20,9 +20,7 @@ from hypothesis import strategies as st
 from games.engine import (
     CARDS,
     PRESETS,
-    BarrelBidding,
     Bid,
-    Bolts,
     ChooseTalon,
     Contract,
     Dark,
@@ -47,46 +45,10 @@ from games.engine import (
     parse_card,
     replay,
 )
+from tests.engine.shared import RULES_DEFAULTS, RULES_PRESETS, options_st
 
 REPO = Path(__file__).resolve().parents[2]
 FRAMEWORKS = {"django", "channels", "celery", "rest_framework"}
-
-# RULES.md §7, written out by hand.
-DEFAULTS: dict[str, Any] = {
-    "players": 3,
-    "target": 1000,
-    "ace_marriage": True,
-    "redeal": True,
-    "write_off": True,
-    "write_off_penalty": True,
-    "show_talon_on_100": False,
-    "barrel": True,
-    "barrel_bidding": "open",
-    "reset_after_third_barrel": False,
-    "bolts": "not_on_barrel",
-    "samosval": True,
-    "red_threshold": None,
-    "dark": False,
-    "golden": False,
-    "bid_jumps": True,
-}
-PRESET_DICTS: dict[str, dict[str, Any]] = {
-    "classic": DEFAULTS,
-    "igrafan": {
-        **DEFAULTS,
-        "ace_marriage": True,
-        "redeal": True,
-        "write_off": True,
-        "write_off_penalty": True,
-        "show_talon_on_100": True,
-        "samosval": True,
-        "golden": True,
-        "barrel_bidding": "open",
-        "red_threshold": -300,
-    },
-    "club": {**DEFAULTS, "dark": True, "golden": True},
-    "simple": {**DEFAULTS, "barrel": False, "bolts": "off", "samosval": False, "redeal": False},
-}
 
 
 def snapshot(match: Match) -> tuple[Any, ...]:
@@ -465,14 +427,14 @@ def test_malformed_action_text_raises_malformed_action(text):
 
 
 def test_default_options_are_section_7s():
-    assert Options().to_dict() == DEFAULTS
+    assert Options().to_dict() == RULES_DEFAULTS
     assert Options.from_dict({}) == Options()
 
 
 @pytest.mark.parametrize("name", ["classic", "igrafan", "club", "simple"])
 def test_presets_equal_section_7(name):
-    assert Options.preset(name).to_dict() == PRESET_DICTS[name]
-    assert Options.from_dict(PRESET_DICTS[name]) == Options.preset(name)
+    assert Options.preset(name).to_dict() == RULES_PRESETS[name]
+    assert Options.from_dict(RULES_PRESETS[name]) == Options.preset(name)
     assert Options.preset(name).preset_name() == name
 
 
@@ -540,31 +502,10 @@ def test_options_are_frozen():
         Options().players = 4  # type: ignore[misc]
 
 
-options_st = st.builds(
-    Options,
-    players=st.sampled_from([2, 3, 4]),
-    target=st.integers(min_value=1, max_value=10**6),
-    ace_marriage=st.booleans(),
-    redeal=st.booleans(),
-    write_off=st.booleans(),
-    write_off_penalty=st.booleans(),
-    show_talon_on_100=st.booleans(),
-    barrel=st.booleans(),
-    barrel_bidding=st.sampled_from(list(BarrelBidding)),
-    reset_after_third_barrel=st.booleans(),
-    bolts=st.sampled_from(list(Bolts)),
-    samosval=st.booleans(),
-    red_threshold=st.sampled_from([None, 0, -100, -200, -300, -1000]),
-    dark=st.booleans(),
-    golden=st.booleans(),
-    bid_jumps=st.booleans(),
-)
-
-
 @given(options_st)
 def test_options_round_trip_through_json(options):
     data = json.loads(json.dumps(options.to_dict()))
-    assert set(data) == set(DEFAULTS)
+    assert set(data) == set(RULES_DEFAULTS)
     assert Options.from_dict(data) == options
 
 

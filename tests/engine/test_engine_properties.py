@@ -35,7 +35,6 @@ from games.engine import (
     Look,
     Match,
     NotYourTurn,
-    Options,
     Outcome,
     Pass,
     Phase,
@@ -46,6 +45,7 @@ from games.engine import (
 )
 from games.engine import events as ev
 from games.engine.views import known_cards
+from tests.engine.shared import options_st
 
 EXAMPLES = settings.default.max_examples  # 100 in the "ci" profile
 
@@ -105,26 +105,6 @@ def popcount(m: int) -> int:
 
 
 # --------------------------------------------------------------------------- strategies
-
-options_st = st.builds(
-    Options,
-    players=st.sampled_from([2, 3, 4]),
-    target=st.one_of(st.just(1000), st.integers(min_value=1, max_value=1500)),
-    ace_marriage=st.booleans(),
-    redeal=st.booleans(),
-    write_off=st.booleans(),
-    write_off_penalty=st.booleans(),
-    show_talon_on_100=st.booleans(),
-    barrel=st.booleans(),
-    barrel_bidding=st.sampled_from(list(BarrelBidding)),
-    reset_after_third_barrel=st.booleans(),
-    bolts=st.sampled_from(list(Bolts)),
-    samosval=st.booleans(),
-    red_threshold=st.sampled_from([None, 0, -100, -200, -300, -1000]),
-    dark=st.booleans(),
-    golden=st.booleans(),
-    bid_jumps=st.booleans(),
-)
 
 
 @dataclass(frozen=True)

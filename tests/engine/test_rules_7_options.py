@@ -17,43 +17,10 @@ from tests.engine.records import (
     ok,
     record,
 )
+from tests.engine.shared import RULES_DEFAULTS, RULES_PRESETS
 
-DEFAULTS = {
-    "players": 3,
-    "target": 1000,
-    "ace_marriage": True,
-    "redeal": True,
-    "write_off": True,
-    "write_off_penalty": True,
-    "show_talon_on_100": False,
-    "barrel": True,
-    "barrel_bidding": "open",
-    "reset_after_third_barrel": False,
-    "bolts": "not_on_barrel",
-    "samosval": True,
-    "red_threshold": None,
-    "dark": False,
-    "golden": False,
-    "bid_jumps": True,
-}
-
-PRESETS = {
-    "classic": dict(DEFAULTS),
-    "igrafan": {
-        **DEFAULTS,
-        "ace_marriage": True,
-        "redeal": True,
-        "write_off": True,
-        "write_off_penalty": True,
-        "show_talon_on_100": True,
-        "samosval": True,
-        "golden": True,
-        "barrel_bidding": "open",
-        "red_threshold": -300,
-    },
-    "club": {**DEFAULTS, "dark": True, "golden": True},
-    "simple": {**DEFAULTS, "barrel": False, "bolts": "off", "samosval": False, "redeal": False},
-}
+DEFAULTS = RULES_DEFAULTS
+PRESETS = RULES_PRESETS
 
 # Three deals in which seat 1 makes 300, 255 and 300 (first dealer 0): bolts for seats 0
 # and 2 in each, 555 after the second deal, 855 after the third.

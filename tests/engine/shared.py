@@ -1,0 +1,74 @@
+"""What several engine test modules share: RULES.md §7 written out by hand, and a
+Hypothesis strategy over every option set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from games.engine import BarrelBidding, Bolts, Options
+
+# RULES.md §7, written out by hand (not read from the engine).
+RULES_DEFAULTS: dict[str, Any] = {
+    "players": 3,
+    "target": 1000,
+    "ace_marriage": True,
+    "redeal": True,
+    "write_off": True,
+    "write_off_penalty": True,
+    "show_talon_on_100": False,
+    "barrel": True,
+    "barrel_bidding": "open",
+    "reset_after_third_barrel": False,
+    "bolts": "not_on_barrel",
+    "samosval": True,
+    "red_threshold": None,
+    "dark": False,
+    "golden": False,
+    "bid_jumps": True,
+}
+RULES_PRESETS: dict[str, dict[str, Any]] = {
+    "classic": dict(RULES_DEFAULTS),
+    "igrafan": {
+        **RULES_DEFAULTS,
+        "ace_marriage": True,
+        "redeal": True,
+        "write_off": True,
+        "write_off_penalty": True,
+        "show_talon_on_100": True,
+        "samosval": True,
+        "golden": True,
+        "barrel_bidding": "open",
+        "red_threshold": -300,
+    },
+    "club": {**RULES_DEFAULTS, "dark": True, "golden": True},
+    "simple": {
+        **RULES_DEFAULTS,
+        "barrel": False,
+        "bolts": "off",
+        "samosval": False,
+        "redeal": False,
+    },
+}
+
+# Every option set of §7 (target mostly the default, sometimes small enough to be reached).
+options_st = st.builds(
+    Options,
+    players=st.sampled_from([2, 3, 4]),
+    target=st.one_of(st.just(1000), st.integers(min_value=1, max_value=1500)),
+    ace_marriage=st.booleans(),
+    redeal=st.booleans(),
+    write_off=st.booleans(),
+    write_off_penalty=st.booleans(),
+    show_talon_on_100=st.booleans(),
+    barrel=st.booleans(),
+    barrel_bidding=st.sampled_from(list(BarrelBidding)),
+    reset_after_third_barrel=st.booleans(),
+    bolts=st.sampled_from(list(Bolts)),
+    samosval=st.booleans(),
+    red_threshold=st.sampled_from([None, 0, -100, -200, -300, -1000]),
+    dark=st.booleans(),
+    golden=st.booleans(),
+    bid_jumps=st.booleans(),
+)
