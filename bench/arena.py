@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import LEVELS, Budget, make_bot
+from games.bots import LEVELS, Bot, Budget, make_bot
 from games.bots.strong import LIVE_BUDGET
 from games.engine import Match, Options
 from games.engine.match import deal_cards
@@ -60,6 +60,20 @@ def seatings(players: int, mode: str) -> list[tuple[int, ...]]:
     if mode == "rotate":
         return [tuple(0 if s == a else 1 for s in range(players)) for a in range(players)]
     return [t for t in itertools.product((0, 1), repeat=players) if 0 in t and 1 in t]
+
+
+def bot_turn(match: Match, bots: list[Bot], levels: list[str], times: dict[str, list[float]]) -> None:
+    """The seat to act decides from its view; the decision's time is kept when it had a
+    choice."""
+    seat = match.to_act
+    assert seat is not None
+    view = match.view(seat)
+    t0 = time.perf_counter()
+    action = bots[seat].decide(view)
+    dt = time.perf_counter() - t0
+    if len(view.legal) > 1:
+        times[levels[seat]].append(dt)
+    match.apply(action, seat=seat)
 
 
 def play_group(args: tuple[str, str, int, int, str, str, float | None, int]) -> tuple[float, float, dict[str, list[float]]]:
@@ -80,15 +94,7 @@ def play_group(args: tuple[str, str, int, int, str, str, float | None, int]) -> 
         match = Match.empty(options, first_dealer=dealer)
         match.start_deal(list(hands), talons)
         while not match.awaiting_deal:
-            seat = match.to_act
-            assert seat is not None
-            view = match.view(seat)
-            t0 = time.perf_counter()
-            action = bots[seat].decide(view)
-            dt = time.perf_counter() - t0
-            if len(view.legal) > 1:
-                times[levels[seat]].append(dt)
-            match.apply(action, seat=seat)
+            bot_turn(match, bots, levels, times)
         deltas = match.results[-1].deltas
         active = [s for s in range(n) if not (n == 4 and s == dealer)]
         a = [deltas[s] for s in active if seating[s] == 0]
@@ -118,15 +124,7 @@ def play_match(args: tuple[str, str, int, int, str, float | None, int]) -> tuple
     match = Match.new(options, seed=seed * 1_000_033 + index // n, first_dealer=(index // n) % n)
     times: dict[str, list[float]] = {level_a: [], level_b: []}
     while match.winner is None and len(match.results) < MAX_MATCH_DEALS:
-        seat = match.to_act
-        assert seat is not None
-        view = match.view(seat)
-        t0 = time.perf_counter()
-        action = bots[seat].decide(view)
-        dt = time.perf_counter() - t0
-        if len(view.legal) > 1:
-            times[levels[seat]].append(dt)
-        match.apply(action, seat=seat)
+        bot_turn(match, bots, levels, times)
     won = -1 if match.winner is None else int(match.winner == a_seat)
     return won, len(match.results), times
 
@@ -240,10 +238,10 @@ def main() -> None:
     print()
     print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
     for lv in LEVELS:
-        ts = all_times.get(lv)
-        if ts:
-            print(f"{lv:<8}{len(ts):>10}{1000 * statistics.median(ts):>11.2f}"
-                  f"{1000 * pct(ts, 0.99):>9.1f}{1000 * max(ts):>9.1f}")  # fmt: skip
+        level_times = all_times.get(lv)
+        if level_times:
+            print(f"{lv:<8}{len(level_times):>10}{1000 * statistics.median(level_times):>11.2f}"
+                  f"{1000 * pct(level_times, 0.99):>9.1f}{1000 * max(level_times):>9.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":
