@@ -193,6 +193,9 @@ _ACTION_KINDS = frozenset({Bid, Pass, Redeal, Dark, Look, ChooseTalon, Give, Con
 _CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4)
 )
+_PLAYED_ONLY: tuple[tuple[tuple[Event, ...], ...], ...] = tuple(
+    tuple((event,) for event in row) for row in _CARD_PLAYED
+)
 
 
 def plays_of(mask: int) -> tuple[Play, ...]:
@@ -565,18 +568,19 @@ class Deal:
 
     # -- applying ---------------------------------------------------------------------
 
-    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+    def apply(self, action: Action, seat: int | None = None) -> Sequence[Event]:
         """Apply ``action`` for the seat to act; ``seat``, when given, must be that seat.
-        Raises :class:`NotYourTurn` or :class:`IllegalAction` and then changes nothing."""
+        Returns the events it caused. Raises :class:`NotYourTurn` or
+        :class:`IllegalAction` and then changes nothing."""
         to_act = self.to_act
         phase = self.phase
         if seat is not None and seat != to_act and phase is not _COMPLETE:
             raise NotYourTurn(f"seat {to_act} is to act, not seat {seat}")
-        events: list[Event] = []
         kind = type(action)
         if kind is Play and phase is _PLAY:
-            self._play(to_act, action.card.index, events)  # type: ignore[union-attr]
-        elif kind not in _ACTION_KINDS:
+            return self._play(to_act, action.card.index)  # type: ignore[union-attr]
+        events: list[Event] = []
+        if kind not in _ACTION_KINDS:
             raise MalformedAction(f"not an action: {action!r}")
         elif phase is _COMPLETE:
             raise IllegalAction("the deal is complete")
@@ -721,11 +725,13 @@ class Deal:
         if not self.receivers_left:
             self.phase = _CONTRACT
 
-    def _play(self, seat: int, card: int, events: list[Event]) -> None:
+    def _play(self, seat: int, card: int) -> Sequence[Event]:
+        """Play ``card`` for ``seat`` (§2.6, §2.7); returns the events."""
         bit = 1 << card
         hands = self.hands
         hand = hands[seat]
         trick = self.trick
+        marriage: MarriageDeclared | None = None
         if trick:
             # §2.6: follow suit; else trump if a trump is set and held; else anything.
             legal = hand & SUIT_MASKS[trick[0] // 6]
@@ -752,19 +758,22 @@ class Deal:
                         value = MARRIAGE_VALUES[suit]
                         self.marriages[seat] += value
                         self.trump = suit
-                        events.append(MarriageDeclared(seat, Suit(suit), value))
+                        marriage = MarriageDeclared(seat, Suit(suit), value)
                 elif rank == _ACE and hand & ACES_MASK == ACES_MASK and self.options.ace_marriage:
                     self.marriages[seat] += ACE_MARRIAGE_VALUE
-                    events.append(MarriageDeclared(seat, None, ACE_MARRIAGE_VALUE))
+                    marriage = MarriageDeclared(seat, None, ACE_MARRIAGE_VALUE)
         hands[seat] = hand ^ bit
         trick.append(card)
         self.trick_seats.append(seat)
         self.played |= bit
-        events.append(_CARD_PLAYED[seat][card])
         if len(trick) < self.k:
             self.to_act = self.nxt[seat]
-            return
+            if marriage is None:
+                return _PLAYED_ONLY[seat][card]  # the common case: one prebuilt event
+            return [marriage, _CARD_PLAYED[seat][card]]
+        events: list[Event] = [_CARD_PLAYED[seat][card]]
         self._close_trick(events)
+        return events
 
     def _close_trick(self, events: list[Event]) -> None:
         """The trick goes to the highest trump in it, else the highest card of the suit

@@ -216,7 +216,7 @@ class Match:
 
     # -- moving the match forward -----------------------------------------------------
 
-    def apply(self, action: Action, *, seat: int | None = None) -> list[Event]:
+    def apply(self, action: Action, *, seat: int | None = None) -> Sequence[Event]:
         """Apply ``action`` for the seat to act (``seat``, if given, must be that seat).
         Returns the events it caused; raises and changes nothing when it is not allowed."""
         deal = self.deal
@@ -224,15 +224,16 @@ class Match:
             raise IllegalAction("the match is over" if self.winner is not None else "no deal is in progress")
         actor = deal.to_act
         if type(action) is Play and deal.phase is _PLAY and (seat is None or seat == actor):
-            events: list[Event] = []
-            deal._play(actor, action.card.index, events)  # the hot path: one call fewer
+            dealt = deal._play(actor, action.card.index)  # the hot path: one call fewer
         else:
-            events = deal.apply(action, seat)
+            dealt = deal.apply(action, seat)
         self.log[-1].actions.append((actor, action))
-        if deal.phase is _COMPLETE:
-            self._finish_deal(deal, events)
-            if self._rng is not None and self.winner is None:
-                self._deal_from_rng(events)
+        if deal.phase is not _COMPLETE:
+            return dealt
+        events = list(dealt)
+        self._finish_deal(deal, events)
+        if self._rng is not None and self.winner is None:
+            self._deal_from_rng(events)
         return events
 
     def start_deal(self, hands: list[int], talons: tuple[int, ...]) -> list[Event]:
