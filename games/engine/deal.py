@@ -574,11 +574,11 @@ class Deal:
         :class:`IllegalAction` and then changes nothing."""
         to_act = self.to_act
         phase = self.phase
+        kind = type(action)
+        if kind is Play and phase is _PLAY and (seat is None or seat == to_act):
+            return self._play(to_act, action.card.index)  # type: ignore[union-attr]
         if seat is not None and seat != to_act and phase is not _COMPLETE:
             raise NotYourTurn(f"seat {to_act} is to act, not seat {seat}")
-        kind = type(action)
-        if kind is Play and phase is _PLAY:
-            return self._play(to_act, action.card.index)  # type: ignore[union-attr]
         events: list[Event] = []
         if kind not in _ACTION_KINDS:
             raise MalformedAction(f"not an action: {action!r}")
