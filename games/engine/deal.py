@@ -571,12 +571,67 @@ class Deal:
     def apply(self, action: Action, seat: int | None = None) -> Sequence[Event]:
         """Apply ``action`` for the seat to act; ``seat``, when given, must be that seat.
         Returns the events it caused. Raises :class:`NotYourTurn` or
-        :class:`IllegalAction` and then changes nothing."""
+        :class:`IllegalAction` and then changes nothing.
+
+        Playing a card is written out here rather than in a helper: it is the engine's
+        hottest path (bots play out thousands of deals per decision)."""
+        if not (type(action) is Play and self.phase is _PLAY and (seat is None or seat == self.to_act)):
+            return self._apply_call(action, seat)
+        seat = self.to_act
+        card = action.card.index
+        bit = 1 << card
+        hands = self.hands
+        hand = hands[seat]
+        trick = self.trick
+        marriage: MarriageDeclared | None = None
+        if trick:
+            # §2.6: follow suit; else trump if a trump is set and held; else anything.
+            legal = hand & SUIT_MASKS[trick[0] // 6]
+            if not legal:
+                trump = self.trump
+                if trump >= 0:
+                    legal = hand & SUIT_MASKS[trump]
+                if not legal:
+                    legal = hand
+            if not legal & bit:
+                if not hand & bit:
+                    raise IllegalAction(f"{CARDS[card]} is not in your hand")
+                raise IllegalAction(f"{CARDS[card]} may not be played: follow suit, else trump")
+        else:
+            if not hand & bit:
+                raise IllegalAction(f"{CARDS[card]} is not in your hand")
+            if self.trick_no:
+                # §2.7: leading K or Q from the second trick on, holding its partner,
+                # declares the marriage; leading an ace holding all four, the ace marriage.
+                rank = card % 6
+                if rank == _KING or rank == _QUEEN:
+                    suit = card // 6
+                    if hand & KQ_MASKS[suit] == KQ_MASKS[suit]:
+                        value = MARRIAGE_VALUES[suit]
+                        self.marriages[seat] += value
+                        self.trump = suit
+                        marriage = MarriageDeclared(seat, Suit(suit), value)
+                elif rank == _ACE and hand & ACES_MASK == ACES_MASK and self.options.ace_marriage:
+                    self.marriages[seat] += ACE_MARRIAGE_VALUE
+                    marriage = MarriageDeclared(seat, None, ACE_MARRIAGE_VALUE)
+        hands[seat] = hand ^ bit
+        trick.append(card)
+        self.trick_seats.append(seat)
+        self.played |= bit
+        if len(trick) < self.k:
+            self.to_act = self.nxt[seat]
+            if marriage is None:
+                return _PLAYED_ONLY[seat][card]  # the common case: one prebuilt event
+            return [marriage, _CARD_PLAYED[seat][card]]
+        events: list[Event] = [_CARD_PLAYED[seat][card]]
+        self._close_trick(events)
+        return events
+
+    def _apply_call(self, action: Action, seat: int | None) -> Sequence[Event]:
+        """Every action but a card played in turn."""
         to_act = self.to_act
         phase = self.phase
         kind = type(action)
-        if kind is Play and phase is _PLAY and (seat is None or seat == to_act):
-            return self._play(to_act, action.card.index)  # type: ignore[union-attr]
         if seat is not None and seat != to_act and phase is not _COMPLETE:
             raise NotYourTurn(f"seat {to_act} is to act, not seat {seat}")
         events: list[Event] = []
@@ -724,56 +779,6 @@ class Deal:
         events.append(CardGiven(decl, to))
         if not self.receivers_left:
             self.phase = _CONTRACT
-
-    def _play(self, seat: int, card: int) -> Sequence[Event]:
-        """Play ``card`` for ``seat`` (§2.6, §2.7); returns the events."""
-        bit = 1 << card
-        hands = self.hands
-        hand = hands[seat]
-        trick = self.trick
-        marriage: MarriageDeclared | None = None
-        if trick:
-            # §2.6: follow suit; else trump if a trump is set and held; else anything.
-            legal = hand & SUIT_MASKS[trick[0] // 6]
-            if not legal:
-                trump = self.trump
-                if trump >= 0:
-                    legal = hand & SUIT_MASKS[trump]
-                if not legal:
-                    legal = hand
-            if not legal & bit:
-                if not hand & bit:
-                    raise IllegalAction(f"{CARDS[card]} is not in your hand")
-                raise IllegalAction(f"{CARDS[card]} may not be played: follow suit, else trump")
-        else:
-            if not hand & bit:
-                raise IllegalAction(f"{CARDS[card]} is not in your hand")
-            if self.trick_no:
-                # §2.7: leading K or Q from the second trick on, holding its partner,
-                # declares the marriage; leading an ace holding all four, the ace marriage.
-                rank = card % 6
-                if rank == _KING or rank == _QUEEN:
-                    suit = card // 6
-                    if hand & KQ_MASKS[suit] == KQ_MASKS[suit]:
-                        value = MARRIAGE_VALUES[suit]
-                        self.marriages[seat] += value
-                        self.trump = suit
-                        marriage = MarriageDeclared(seat, Suit(suit), value)
-                elif rank == _ACE and hand & ACES_MASK == ACES_MASK and self.options.ace_marriage:
-                    self.marriages[seat] += ACE_MARRIAGE_VALUE
-                    marriage = MarriageDeclared(seat, None, ACE_MARRIAGE_VALUE)
-        hands[seat] = hand ^ bit
-        trick.append(card)
-        self.trick_seats.append(seat)
-        self.played |= bit
-        if len(trick) < self.k:
-            self.to_act = self.nxt[seat]
-            if marriage is None:
-                return _PLAYED_ONLY[seat][card]  # the common case: one prebuilt event
-            return [marriage, _CARD_PLAYED[seat][card]]
-        events: list[Event] = [_CARD_PLAYED[seat][card]]
-        self._close_trick(events)
-        return events
 
     def _close_trick(self, events: list[Event]) -> None:
         """The trick goes to the highest trump in it, else the highest card of the suit
