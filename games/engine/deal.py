@@ -537,7 +537,7 @@ class Deal:
                     pattern = hand >> _SHIFT[suit] & 63
                     if pattern:
                         return _SUIT_PLAYS[suit][pattern]
-            return plays_of(hand)
+            return _P0[hand & 63] + _P1[hand >> 6 & 63] + _P2[hand >> 12 & 63] + _P3[hand >> 18]
         if phase is _BIDDING:
             lo, hi = self.bid_range(self.to_act)
             calls = _PASS_REDEAL if self.can_redeal() else _PASS_ONLY
