@@ -787,22 +787,27 @@ class Deal:
         seats = self.trick_seats
         first = trick[0]
         keys = _TRICK_KEYS[self.trump + 1][first // 6]
+        last: tuple[tuple[int, int], ...]
         if self.k == 3:
             a, b, c = trick
             ka, kb, kc = keys[a], keys[b], keys[c]
             best = (0 if ka > kc else 2) if ka > kb else (1 if kb > kc else 2)
             pts = CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c]
             cards: tuple[Card, ...] = (CARDS[a], CARDS[b], CARDS[c])
+            sa, sb, sc = seats
+            last = ((sa, a), (sb, b), (sc, c))
         else:
             a, b = trick
             best = 0 if keys[a] > keys[b] else 1
             pts = CARD_POINTS[a] + CARD_POINTS[b]
             cards = (CARDS[a], CARDS[b])
+            sa, sb = seats
+            last = ((sa, a), (sb, b))
         winner = seats[best]
         self.points[winner] += pts
         self.tricks[winner] += 1
         self.trick_no += 1
-        self.last_trick = last = tuple(zip(seats, trick))
+        self.last_trick = last
         self.history.append(last)
         events.append(TrickWon(winner, cards, pts))
         self.trick = []
