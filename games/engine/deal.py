@@ -20,6 +20,7 @@ from .actions import (
     DARK,
     GIVES,
     LOOK,
+    MAX_VALUE,
     PASS,
     PLAYS,
     REDEAL,
@@ -193,6 +194,12 @@ _ACTION_KINDS = frozenset({Bid, Pass, Redeal, Dark, Look, ChooseTalon, Give, Con
 _CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4)
 )
+# Events that carry no more than a seat and a number are made once and shared (events are
+# read-only by convention, see events.py).
+_BID_MADE = tuple(tuple(BidMade(seat, v) for v in range(0, MAX_VALUE + 1, 5)) for seat in range(4))
+_CONTRACT_NAMED = tuple(tuple(ContractNamed(seat, v) for v in range(0, MAX_VALUE + 1, 5)) for seat in range(4))
+_PASSED = tuple(Passed(seat) for seat in range(4))
+_CARD_GIVEN = tuple(tuple(CardGiven(seat, to) for to in range(4)) for seat in range(4))
 _PLAYED_ONLY: tuple[tuple[tuple[Event, ...], ...], ...] = tuple(
     tuple((event,) for event in row) for row in _CARD_PLAYED
 )
@@ -539,8 +546,10 @@ class Deal:
                         return _SUIT_PLAYS[suit][pattern]
             return _P0[hand & 63] + _P1[hand >> 6 & 63] + _P2[hand >> 12 & 63] + _P3[hand >> 18]
         if phase is _BIDDING:
-            lo, hi = self.bid_range(self.to_act)
-            calls = _PASS_REDEAL if self.can_redeal() else _PASS_ONLY
+            seat = self.to_act
+            lo, hi = self.bid_range(seat)
+            # Only a seat's first call can be a redeal: skip the check after it (§2.9).
+            calls = _PASS_ONLY if self.called >> seat & 1 or not self.can_redeal() else _PASS_REDEAL
             return BIDS[lo // 5 : hi // 5 + 1] + calls if lo <= hi else calls
         if phase is _GIVING:
             out: list[Action] = []
@@ -670,7 +679,7 @@ class Deal:
                 self.contract = value
                 self.phase = _PLAY
                 self.leader = self.declarer
-                events.append(ContractNamed(to_act, value))
+                events.append(_CONTRACT_NAMED[to_act][value // 5])
             elif kind is WriteOff:
                 if not self.can_write_off():
                     raise IllegalAction("writing off is not allowed")
@@ -713,14 +722,14 @@ class Deal:
         if self.dark:
             self.dark = False  # outbid: a normal deal, the blind 120 an ordinary bid (§6.1)
         self.bids.append((seat, value))
-        events.append(BidMade(seat, value))
+        events.append(_BID_MADE[seat][value // 5])
         self.to_act = self._next_bidder(seat)
 
     def _pass(self, seat: int, events: list[Event]) -> None:
         self.passed |= 1 << seat
         self.called |= 1 << seat
         self.bids.append((seat, None))
-        events.append(Passed(seat))
+        events.append(_PASSED[seat])
         if (self.active_mask & ~self.passed).bit_count() == 1:
             # The last one standing holds the highest bid (§2.2).
             self.dark_game = self.dark
@@ -776,7 +785,7 @@ class Deal:
         self.hands[to] |= bit
         self.given[to] = card
         self.receivers_left &= ~(1 << to)
-        events.append(CardGiven(decl, to))
+        events.append(_CARD_GIVEN[decl][to])
         if not self.receivers_left:
             self.phase = _CONTRACT
 
