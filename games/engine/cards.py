@@ -151,28 +151,6 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def mask_indices(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def cards_mask(cards: object) -> int:
-    """Mask of an iterable of cards given as :class:`Card`, index or text."""
-    mask = 0
-    for c in cards:  # type: ignore[attr-defined]
-        if isinstance(c, Card):
-            mask |= 1 << c.index
-        elif isinstance(c, int):
-            mask |= 1 << c
-        else:
-            mask |= 1 << card_index(c)
-    return mask
-
-
 def round5(x2: int) -> int:
     """``round5`` of RULES.md (nearest multiple of 5, halves up: 12→10, 13→15, 17→15, 18→20)
     applied to ``x2 / 2``; taking twice the value keeps write-off halves exact (105 → 50)."""

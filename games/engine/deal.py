@@ -205,11 +205,6 @@ _PLAYED_ONLY: tuple[tuple[tuple[Event, ...], ...], ...] = tuple(
 )
 
 
-def plays_of(mask: int) -> tuple[Play, ...]:
-    """The Play actions of a mask of cards."""
-    return _P0[mask & 63] + _P1[mask >> 6 & 63] + _P2[mask >> 12 & 63] + _P3[mask >> 18]
-
-
 _new_deal = object.__new__
 
 

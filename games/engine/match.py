@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action
-from .cards import FULL_DECK, mask_cards
+from .cards import FULL_DECK
 from .deal import BARREL_BID, Deal, Outcome, Phase, active_seats
 from .errors import IllegalAction, MalformedRecord
 from .events import (
@@ -452,10 +452,6 @@ def deal_layout(players: int, dealer: int) -> list[int]:
     if players == 4:
         return [0 if s == dealer else 7 for s in range(4)] + [3]
     return [7, 7, 7, 3]
-
-
-def hands_text(mask: int) -> list[str]:
-    return [str(c) for c in mask_cards(mask)]
 
 
 __all__ = ["BARREL_BID", "DealResult", "Match"]
