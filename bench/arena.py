@@ -37,6 +37,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -129,6 +130,14 @@ def play_match(args: tuple[str, str, int, int, str, float | None, int]) -> tuple
     return won, len(match.results), times
 
 
+def run_jobs[J, R](fn: Callable[[J], R], jobs: list[J], workers: int, *, chunksize: int) -> list[R]:
+    """``fn`` over ``jobs``, in ``workers`` processes when more than one."""
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            return list(pool.map(fn, jobs, chunksize=chunksize))
+    return [fn(j) for j in jobs]
+
+
 def ci(values: list[float]) -> tuple[float, float]:
     m = statistics.fmean(values)
     if len(values) < 2:
@@ -188,11 +197,7 @@ def main() -> None:
         jobs = [(level_a, level_b, args.seed, g, args.preset, mode, args.seconds, args.samples)
                 for g in range(args.deals)]  # fmt: skip
         t0 = time.perf_counter()
-        if args.workers > 1:
-            with ProcessPoolExecutor(args.workers) as pool:
-                results = list(pool.map(play_group, jobs, chunksize=4))
-        else:
-            results = [play_group(j) for j in jobs]
+        results = run_jobs(play_group, jobs, args.workers, chunksize=4)
         wall = time.perf_counter() - t0
         diffs = [r[0] for r in results]
         wins = [r[1] for r in results]
@@ -208,11 +213,7 @@ def main() -> None:
             mjobs = [(level_a, level_b, args.seed, i, args.preset, args.seconds, args.samples)
                      for i in range(args.matches)]  # fmt: skip
             t0 = time.perf_counter()
-            if args.workers > 1:
-                with ProcessPoolExecutor(args.workers) as pool:
-                    mres = list(pool.map(play_match, mjobs, chunksize=1))
-            else:
-                mres = [play_match(j) for j in mjobs]
+            mres = run_jobs(play_match, mjobs, args.workers, chunksize=1)
             for r in mres:
                 for lv, ts in r[2].items():
                     all_times.setdefault(lv, []).extend(ts)
