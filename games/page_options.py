@@ -1,0 +1,217 @@
+"""The table options in plain words: names, one-line explanations and value labels
+(RULES.md §6, §7), for the lobby's create form, its table list and the table page.
+
+Players who know the online clubs read the club's own terms here: заявка is a table with
+its options, прикуп the talon, роспись a write-off, бочка the barrel, болт a bolt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engine import PRESETS, Options
+from games.engine.options import OPTION_NAMES, RED_THRESHOLDS
+
+PRESET_ORDER = ("classic", "igrafan", "club", "simple")
+
+PRESET_LABELS: dict[str, Promise] = {
+    "classic": _("Classic"),
+    "igrafan": _("IgraFan"),
+    "club": _("Club"),
+    "simple": _("Simple"),
+}
+
+PRESET_HELP: dict[str, Promise] = {
+    "classic": _(
+        "The online clubs' rules: barrel, bolts, samosval, ace marriage, redeal and write-off."
+    ),
+    "igrafan": _(
+        "IgraFan's nine table parameters all on: the talon shown on 100, the golden round, "
+        "no bidding below −300."
+    ),
+    "club": _("Classic plus the club's optional deals: dark games and the golden round."),
+    "simple": _(
+        "For newcomers: no barrel, no bolts, no samosval, no redeal; the first to 1000 wins."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    name: str
+    label: Promise
+    help: Promise
+    choices: tuple[tuple[Any, Promise], ...] = ()  # empty: a yes/no option
+
+
+BOLTS_CHOICES = (
+    ("off", pgettext_lazy("bolts", "off")),
+    ("not_on_barrel", _("not while on the barrel")),
+    ("always", _("always")),
+)
+BARREL_BIDDING_CHOICES = (
+    ("open", pgettext_lazy("barrel bidding", "open")),
+    ("closed", pgettext_lazy("barrel bidding", "closed")),
+)
+
+
+def _minus(value: int) -> str:
+    return str(value).replace("-", "−")
+
+
+RED_CHOICES = tuple(
+    (
+        value,
+        pgettext_lazy("bidding in the red", "off")
+        if value is None
+        else format_lazy(_("below {score}"), score=_minus(value)),
+    )
+    for value in RED_THRESHOLDS
+)
+
+# Every option of RULES.md §7 but `players` (asked for separately), in the order a player
+# reads them: the deal, the match, the special deals.
+OPTIONS: tuple[OptionInfo, ...] = (
+    OptionInfo(
+        "ace_marriage",
+        _("Ace marriage"),
+        _("All four aces, led from the second trick on, score 200."),
+    ),
+    OptionInfo(
+        "redeal",
+        _("Redeal (пересдача)"),
+        _(
+            "A weak hand (13 points or less, three nines, four jacks) or a weak talon may ask for a new deal."
+        ),
+    ),
+    OptionInfo(
+        "write_off",
+        _("Write-off (роспись)"),
+        _(
+            "After taking the talon the declarer may concede: the opponents get half of his bid each."
+        ),
+    ),
+    OptionInfo(
+        "write_off_penalty",
+        _("Write-off costs the bid"),
+        _("A write-off costs the declarer his bid; when this is off, it costs him a bolt instead."),
+    ),
+    OptionInfo(
+        "show_talon_on_100",
+        _("Show the talon on 100"),
+        _("The talon is shown even when the forced bidder takes it at 100 with no other bid."),
+    ),
+    OptionInfo(
+        "bid_jumps",
+        _("Jump bids"),
+        _("A bid may jump by more than 5; when off, each bid is exactly 5 above the last."),
+    ),
+    OptionInfo(
+        "red_threshold",
+        _("No bidding in the red"),
+        _("A player whose score is below this line may only pass."),
+        RED_CHOICES,
+    ),
+    OptionInfo(
+        "barrel",
+        _("Barrel (бочка)"),
+        _(
+            "At 880 a player sits on the barrel: three deals to win by making a contract, else −120."
+        ),
+    ),
+    OptionInfo(
+        "barrel_bidding",
+        _("Bidding on the barrel"),
+        _(
+            "Open: the sitter bids from 120 like anyone; closed: he takes the talon at 120 without bidding."
+        ),
+        BARREL_BIDDING_CHOICES,
+    ),
+    OptionInfo(
+        "reset_after_third_barrel",
+        _("Zero after the third barrel"),
+        _("Falling off the barrel for the third time sends a player to 0 instead of 760."),
+    ),
+    OptionInfo(
+        "target",
+        _("Target score"),
+        _("Without the barrel, the first to reach this score wins."),
+    ),
+    OptionInfo(
+        "bolts",
+        _("Bolts (болты)"),
+        _("A deal without a single trick earns a bolt; three bolts cost 120."),
+        BOLTS_CHOICES,
+    ),
+    OptionInfo(
+        "samosval", _("Samosval (самосвал)"), _("A score of exactly 555 or −555 drops to 0.")
+    ),
+    OptionInfo(
+        "dark",
+        _("Dark game (тёмная)"),
+        _("The forced bidder may play blind for 120 before seeing his cards: +240 or −240."),
+    ),
+    OptionInfo(
+        "golden",
+        _("Golden round (золотой кон)"),
+        _(
+            "The first deals, one per player, are played dark at 120; if nobody makes one, all go back to 0."
+        ),
+    ),
+)
+OPTION_INFO = {o.name: o for o in OPTIONS}
+assert set(OPTION_INFO) | {"players"} == set(OPTION_NAMES), "every option needs words"
+
+MOVE_SECONDS_CHOICES = (
+    (15, _("15 seconds a move (fast)")),
+    (30, _("30 seconds a move")),
+    (60, _("1 minute a move")),
+    (120, _("2 minutes a move (relaxed)")),
+)
+BOT_LEVEL_LABELS: dict[str, Promise] = {
+    "random": _("random (plays any legal card)"),
+    "basic": _("basic"),
+    "strong": _("strong"),
+}
+
+
+def value_label(name: str, value: Any) -> str:
+    """An option's value in words: "on", "off", "not while on the barrel", "below −300"…"""
+    info = OPTION_INFO.get(name)
+    if info is not None and info.choices:
+        for key, label in info.choices:
+            if key == value:
+                return str(label)
+    if isinstance(value, bool):
+        return str(_("on") if value else _("off"))
+    return str(value)
+
+
+def option_line(name: str, value: Any) -> str:
+    return f"{OPTION_INFO[name].label}: {value_label(name, value)}"
+
+
+def differences(preset: str, options: dict[str, Any]) -> list[str]:
+    """The options that differ from the table's preset, each as "Name: value"."""
+    base = PRESETS.get(preset, Options()).to_dict()
+    return [
+        option_line(info.name, options[info.name])
+        for info in OPTIONS
+        if info.name in options and options[info.name] != base.get(info.name)
+    ]
+
+
+def all_lines(options: dict[str, Any]) -> list[str]:
+    """Every option of a table in words (the table page's "Rules of this table")."""
+    return [option_line(info.name, options[info.name]) for info in OPTIONS if info.name in options]
+
+
+def preset_label(preset: str) -> str:
+    label = PRESET_LABELS.get(preset)
+    return str(label) if label is not None else preset

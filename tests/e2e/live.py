@@ -1,0 +1,128 @@
+"""A live ASGI server for browser tests and screenshots: uvicorn in a subprocess with
+real websockets against a real database of its own.
+
+* PostgreSQL when ``DATABASE_URL`` names one: a fresh database ``<name>_e2e`` beside it
+  (dropped and created again each run), else a SQLite file in a temporary directory.
+* The Redis channel layer when ``REDIS_URL`` is set, else the in-memory one; Celery tasks
+  run in the server process and bots play on the server's own loop, with a tiny pause.
+
+Used by ``tests/e2e/conftest.py`` and ``scripts/screenshots.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT_DELAY = "0.02"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fresh_postgres(url: str) -> str:
+    """A new, empty database named after the one in ``url`` with ``_e2e`` appended."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = (parts.path.lstrip("/") or "thousand") + "_e2e"
+    admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return parts._replace(path=f"/{name}").geturl()
+
+
+class LiveServer:
+    """``with LiveServer() as server: server.url``"""
+
+    def __init__(self, *, bot_delay: str = BOT_DELAY, log_path: Path | None = None) -> None:
+        self.bot_delay = bot_delay
+        self.tmp = tempfile.TemporaryDirectory(prefix="thousand-e2e-")
+        self.log_path = log_path or Path(self.tmp.name) / "server.log"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def environment(self) -> dict[str, str]:
+        env = dict(os.environ)
+        database = env.get("DATABASE_URL", "")
+        if database.startswith(("postgres://", "postgresql://", "pgsql://")):
+            env["DATABASE_URL"] = fresh_postgres(database)
+        else:
+            env["DATABASE_URL"] = f"sqlite:///{Path(self.tmp.name) / 'e2e.sqlite3'}"
+        env.update(
+            DJANGO_DEBUG="false",
+            DJANGO_STATIC_MANIFEST="false",
+            CELERY_TASK_ALWAYS_EAGER="true",
+            GAMES_SCHEDULER="loop",
+            GAMES_BOT_DELAY=self.bot_delay,
+            LOG_FORMAT="console",
+            LOG_LEVEL="WARNING",
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    def start(self) -> LiveServer:
+        env = self.environment()
+        python = sys.executable
+        subprocess.run(
+            [python, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+            cwd=ROOT, env=env, check=True,
+        )  # fmt: skip
+        log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [python, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(self.port), "--no-access-log", "--ws", "websockets"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited early:\n{self.log()}")
+            try:
+                urllib.request.urlopen(f"{self.url}/accounts/login/", timeout=2).read()
+                return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"the server did not answer within 60 s:\n{self.log()}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-5000:]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.process = None
+        self.tmp.cleanup()
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
