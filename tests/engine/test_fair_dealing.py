@@ -128,10 +128,6 @@ VECTORS: list[dict[str, Any]] = [
 ]
 
 
-def masks(piles: list[list[str]]) -> list[int]:
-    return [sum(1 << card_index(c) for c in pile) for pile in piles]
-
-
 def names(mask: int) -> list[str]:
     return [CARD_NAMES[i] for i in range(24) if mask >> i & 1]
 
@@ -162,26 +158,19 @@ def test_docs_carry_exactly_the_known_answer_vectors_of_this_test():
 
 
 def test_docs_python_reference_implementation_deals_every_vector():
-    namespace: dict[str, Any] = {}
-    exec(docs_block("reference-python", "python"), namespace)
-    dealt = []
-    for v in VECTORS:
+    reference: dict[str, Any] = {}
+    exec(docs_block("reference-python", "python"), reference)
+
+    def dealt(v: dict[str, Any]) -> tuple[str, list[list[str]]]:
+        server_seed = bytes.fromhex(v["server_seed"])
         seeds = {int(k): s for k, s in v["client_seeds"].items()}
-        hands, talons = namespace["deal"](
-            bytes.fromhex(v["server_seed"]), seeds, v["players"], v["dealer"]
-        )
-        in_order = [sorted(pile, key=card_index) for pile in (*hands, *talons)]
-        dealt.append(
-            (
-                " ".join(
-                    namespace["shuffle"](
-                        namespace["deck_seed"](bytes.fromhex(v["server_seed"]), seeds)
-                    )
-                ),
-                in_order,
-            )
-        )
-    assert dealt == [(v["deck"], [*v["hands"], *v["talons"]]) for v in VECTORS]
+        deck = " ".join(reference["shuffle"](reference["deck_seed"](server_seed, seeds)))
+        hands, talons = reference["deal"](server_seed, seeds, v["players"], v["dealer"])
+        return deck, [sorted(pile, key=card_index) for pile in (*hands, *talons)]
+
+    assert [dealt(v) for v in VECTORS] == [
+        (v["deck"], [*v["hands"], *v["talons"]]) for v in VECTORS
+    ]
 
 
 def test_docs_worked_example_shows_the_three_players_vector_step_by_step():
@@ -327,9 +316,8 @@ def test_every_deal_is_the_24_cards_in_the_rules_layout(server_seed, table):
     union = 0
     for m in (*hands, *talons):
         union |= m
-    Match.empty(Options(players=players), first_dealer=dealer).start_deal(
-        hands, talons
-    )  # engine's own check
+    match = Match.empty(Options(players=players), first_dealer=dealer)
+    match.start_deal(hands, talons)  # the engine's own check of the layout
     assert (sizes, union, sum(sizes)) == (deal_layout(players, dealer), FULL_DECK, 24)
 
 
