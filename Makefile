@@ -16,7 +16,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_NO_PROGRESS := 1
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: help install run test lint stack migrate messages superuser clean
+.PHONY: help install run test lint stack migrate messages superuser clean screenshots
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -58,6 +58,9 @@ migrate: install ## Apply migrations to the database the environment names
 messages: install ## Refresh locale/*.po from the code and compile them
 	$(RUN) python manage.py makemessages --locale ru --locale uk --ignore '.venv/*' --ignore '.tools/*' --no-obsolete
 	$(RUN) python manage.py compilemessages --ignore '.venv/*' --ignore '.tools/*'
+
+screenshots: install ## PNGs of the lobby, a table, the score sheet and a replay in docs/screenshots/
+	$(RUN) python scripts/screenshots.py
 
 superuser: install ## Create an admin account
 	$(RUN) python manage.py createsuperuser

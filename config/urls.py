@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("play/", play, name="play"),
+    path("", include("games.urls")),
     path("tournaments/", tournament_list, name="tournaments"),
     path("leaderboards/", leaderboards, name="leaderboards"),
     path("accounts/", include("accounts.urls")),

@@ -81,10 +81,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
         await self.accept()
         try:
-            self.seat, state = await database_sync_to_async(_connect)(self.table_id, self.user, invite)
+            self.seat, state = await database_sync_to_async(_connect)(
+                self.table_id, self.user, invite
+            )
         except errors.TableError as exc:
             await self.send_error(exc, None)
-            await self.close(CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN)
+            await self.close(
+                CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN
+            )
             return
         await self.join(self.seat)
         await self.send(text_data=_dumps(state))
@@ -108,7 +112,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         message_id = None
         try:
             if not self.limit.allow():
-
                 if self.limit.strikes > settings.GAMES_WS_STRIKES:
                     await self.send_error(errors.RateLimited("too many messages: closing"), None)
                     await self.close(CLOSE_ABUSE)
@@ -159,7 +162,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_seed(self, message: dict[str, Any]) -> None:
         await database_sync_to_async(services.dealing_add_seed)(
-            table_id=self.table_id, user=self.user, dealing=message.get("dealing"), seed=message.get("seed")
+            table_id=self.table_id,
+            user=self.user,
+            dealing=message.get("dealing"),
+            seed=message.get("seed"),
         )
         await self.send(text_data=_dumps({"type": "ack", "id": message.get("id")}))
 
@@ -194,7 +200,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_error(self, exc: errors.TableError, message_id: Any) -> None:
         await self.send(
-            text_data=_dumps({"type": "error", "id": message_id, "code": exc.code, "message": exc.message})
+            text_data=_dumps(
+                {"type": "error", "id": message_id, "code": exc.code, "message": exc.message}
+            )
         )
 
     async def table_message(self, event: dict[str, Any]) -> None:

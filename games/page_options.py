@@ -8,15 +8,19 @@ its options, прикуп the talon, роспись a write-off, бочка the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine import PRESETS, Options
 from games.engine.options import OPTION_NAMES, RED_THRESHOLDS
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as Promise
+else:
+    from django.utils.functional import Promise
 
 PRESET_ORDER = ("classic", "igrafan", "club", "simple")
 
@@ -68,9 +72,9 @@ def _minus(value: int) -> str:
 RED_CHOICES = tuple(
     (
         value,
-        pgettext_lazy("bidding in the red", "off")
+        pgettext_lazy("bidding in the red", "no limit")
         if value is None
-        else format_lazy(_("below {score}"), score=_minus(value)),
+        else format_lazy(_("only pass below {score}"), score=_minus(value)),
     )
     for value in RED_THRESHOLDS
 )
@@ -114,7 +118,7 @@ OPTIONS: tuple[OptionInfo, ...] = (
     ),
     OptionInfo(
         "red_threshold",
-        _("No bidding in the red"),
+        _("Bidding in the red"),
         _("A player whose score is below this line may only pass."),
         RED_CHOICES,
     ),

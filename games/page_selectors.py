@@ -1,43 +1,22 @@
 """Read-side helpers of the game pages that ``games.selectors`` does not have (yet).
 
-Pure functions over a ``thousand/1`` match record (RULES.md §8) and the engine: the
-replay's frames (every seat's cards after every action) and the score sheet, one row per
-completed deal in the shape the live table's ``sheet`` uses. A record is the server's own
+Functions over a ``thousand/1`` match record (RULES.md §8) and the engine: the replay's
+frames (every seat's cards after every action) and the score sheet, one row per completed
+deal exactly as the live table's ``sheet`` keeps it. A record is the server's own
 (``MatchResult.record``), so it is trusted to be valid: the engine still checks every
 action and raises on a bad one.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from games.engine import Match, Options, action_from_dict, parse_card
 from games.engine.cards import mask_cards
-from games.engine.events import (
-    BarrelArrived,
-    BarrelAttempt,
-    BarrelFell,
-    BoltPenalty,
-    DealScored,
-    Event,
-    GoldenReset,
-    MatchWon,
-    Samosval,
-)
-
-NOTE_TYPES: dict[type, str] = {
-    BarrelAttempt: "barrel_attempt",
-    BarrelArrived: "barrel_arrived",
-    BarrelFell: "barrel_fell",
-    BoltPenalty: "bolt_penalty",
-    Samosval: "samosval",
-    GoldenReset: "golden_reset",
-    MatchWon: "match_won",
-}
+from games.state import TableState
 
 # The spectator view carries these too; a replay frame does not need them.
-_FRAME_DROP = ("options", "played_tricks", "legal", "seat")
+_FRAME_DROP = ("options", "played_tricks", "legal")
 
 
 def _mask(cards: list[str]) -> int:
@@ -52,52 +31,22 @@ def _new_match(record: dict[str, Any]) -> Match:
     return Match.empty(options, first_dealer=record["first_dealer"])
 
 
-def _start(match: Match, deal: dict[str, Any]) -> None:
+def _start(match: Match, deal: dict[str, Any]) -> list[Any]:
     hands = [_mask(h) for h in deal["hands"]]
     talons = deal["talons"] if match.players == 2 else [deal["talon"]]
-    match.start_deal(hands, tuple(_mask(t) for t in talons))
-
-
-def sheet_row(match: Match, number: int, events: list[Event]) -> dict[str, Any]:
-    """The score-sheet row of the deal ``match`` has just completed, from the events of
-    its last action."""
-    result = match.results[-1]
-    deal = match.deal
-    scored = next((e for e in events if isinstance(e, DealScored)), None)
-    notes = []
-    for event in events:
-        kind = NOTE_TYPES.get(type(event))
-        if kind is not None:
-            notes.append({"type": kind, **asdict(event)})
-    return {
-        "deal": number,
-        "dealer": result.dealer,
-        "declarer": result.declarer,
-        "bid": deal.bid if deal is not None and deal.bid else None,
-        "contract": result.contract,
-        "outcome": result.outcome.value,
-        "dark": bool(scored.dark) if scored is not None else result.dark,
-        "golden": result.golden,
-        "lines": [asdict(line) for line in scored.lines] if scored is not None else [],
-        "notes": notes,
-        "scores": list(result.scores),
-        "bolts": list(result.bolts),
-        "barrel": result.barrel,
-    }
+    return match.start_deal(hands, tuple(_mask(t) for t in talons))
 
 
 def record_sheet(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every completed deal of a record as score-sheet rows."""
+    """Every completed deal of a record as score-sheet rows, kept exactly as a live
+    table keeps them (``games.state.TableState``)."""
     match = _new_match(record)
-    rows = []
-    for number, deal in enumerate(record["deals"]):
-        _start(match, deal)
-        events: list[Event] = []
+    state = TableState(table_id=0, version=0, match=match, dealing=0)
+    for deal in record["deals"]:
+        state.note(_start(match, deal))
         for item in deal.get("actions", []):
-            events = list(match.apply(action_from_dict(item), seat=item["seat"]))
-        if len(match.results) > len(rows):
-            rows.append(sheet_row(match, number, events))
-    return rows
+            state.apply(item["seat"], action_from_dict(item))
+    return state.sheet
 
 
 def _frame(match: Match, action: dict[str, Any] | None) -> dict[str, Any]:

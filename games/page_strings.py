@@ -8,18 +8,16 @@ catalogue (``games/locale``), with every other string of the game pages.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 
-def _plural(singular: str, plural: str) -> dict[str, str]:
-    # Intl.PluralRules categories for en, ru, uk: 1 → one, 2 → few, 5 → many, else other.
-    return {
-        "one": ngettext(singular, plural, 1),
-        "few": ngettext(singular, plural, 2),
-        "many": ngettext(singular, plural, 5),
-        "other": ngettext(singular, plural, 5),
-    }
+def _plural(forms: Callable[[int], str]) -> dict[str, str]:
+    """``forms(n)`` is an ngettext call; Intl.PluralRules' categories for en, ru and uk
+    are those of 1 (one), 2 (few), 5 (many); "other" is for fractions, never shown."""
+    return {"one": forms(1), "few": forms(2), "many": forms(5), "other": forms(5)}
 
 
 def table_strings() -> dict[str, object]:
@@ -33,10 +31,10 @@ def table_strings() -> dict[str, object]:
         "rank_Q": _("Queen"),
         "rank_K": _("King"),
         "rank_A": _("Ace"),
-        "suit_S": _("spades"),
-        "suit_C": _("clubs"),
-        "suit_D": _("diamonds"),
-        "suit_H": _("hearts"),
+        "suit_S": pgettext("suit in a card name (Queen of …)", "spades"),
+        "suit_C": pgettext("suit in a card name (Queen of …)", "clubs"),
+        "suit_D": pgettext("suit in a card name (Queen of …)", "diamonds"),
+        "suit_H": pgettext("suit in a card name (Queen of …)", "hearts"),
         # the table
         "table": _("Table"),
         "your_hand": _("Your hand"),
@@ -62,16 +60,16 @@ def table_strings() -> dict[str, object]:
         "resigned": _("resigned"),
         "offline_short": _("offline"),
         "score": _("Score"),
-        "bolts_n": _plural("{n} bolt", "{n} bolts"),
+        "bolts_n": _plural(lambda n: ngettext("{n} bolt", "{n} bolts", n)),
         "on_barrel": _("On the barrel"),
         "barrel_attempts": _("On the barrel: attempt {n} of {of}"),
         "deciding_dark": _("dark or look?"),
         "pass": _("Pass"),
         "tricks_taken": _("Tricks taken"),
-        "tricks_n": _plural("{n} trick", "{n} tricks"),
+        "tricks_n": _plural(lambda n: ngettext("{n} trick", "{n} tricks", n)),
         "marriages": _("Marriages declared"),
         "marriages_points": _("marriages +{n}"),
-        "cards_n": _plural("{n} card", "{n} cards"),
+        "cards_n": _plural(lambda n: ngettext("{n} card", "{n} cards", n)),
         "talon": _("Talon"),
         "talon_n": _("Talon {n}"),
         "take_talon_n": _("Take talon {n}"),
@@ -119,6 +117,8 @@ def table_strings() -> dict[str, object]:
         "redeal_help": _("Your cards are weak enough for a redeal: the same dealer deals again."),
         "give_to": _("Give {card} to {name}"),
         "playing_blind": _("You play dark: your cards stay hidden until the bidding is over."),
+        "marriage_declared": _("{name} declares a marriage {suit}: +{value}"),
+        "ace_marriage_declared": _("{name} declares the ace marriage: +{value}"),
         "cards_unseen": _("Your cards lie face down until you decide."),
         "declares_marriage": _("leading it declares a marriage: +{n}"),
         "marriage_hint": _("A card marked +N declares its marriage when you lead it."),

@@ -90,7 +90,9 @@ SHEET_NOTES = {
 }
 
 
-def sheet_row(number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]) -> dict[str, Any]:
+def sheet_row(
+    number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]
+) -> dict[str, Any]:
     """One score-sheet row: the engine's deal result, the score lines of its DealScored
     event (card points, marriages, tricks, delta, bolts per seat) and what the §3 steps
     did after it (barrel, bolt penalties, samosval)."""
@@ -228,7 +230,9 @@ def _catch_up(state: TableState, version: int) -> None:
     """Apply the log rows after ``state.version`` up to ``version``, dealing each new
     deal from its dealing's seeds."""
     rows = list(
-        TableAction.objects.filter(table_id=state.table_id, version__gt=state.version, version__lte=version)
+        TableAction.objects.filter(
+            table_id=state.table_id, version__gt=state.version, version__lte=version
+        )
         .order_by("version")
         .values_list("version", "seat", "action", "client_id")
     )
@@ -244,6 +248,8 @@ def _catch_up(state: TableState, version: int) -> None:
             if not dealings:
                 dealings = {
                     d.number: d
-                    for d in Dealing.objects.filter(table_id=state.table_id, number__gt=state.dealing)
+                    for d in Dealing.objects.filter(
+                        table_id=state.table_id, number__gt=state.dealing
+                    )
                 }
             state.start_dealing(dealings[state.dealing + 1])

@@ -1,6 +1,352 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The game pages: the lobby (/play/), a table (/tables/<id>/), its replay and my matches.
+
+Thin: they read through ``games.selectors`` (and ``games.page_selectors``) and change
+things only through ``games.services``; a refused request shows the service's own error
+message and changes nothing. Game actions never come here: the table page sends them over
+the websocket (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from games import errors, selectors, services
+from games.models import Table
+from games.page_forms import BotForm, CreateTableForm, presets_json
+from games.page_options import all_lines, differences, preset_label
+from games.page_selectors import record_sheet, replay_deal
+from games.page_strings import table_strings
+
+LOBBY_POLL_SECONDS = 5
+
+
+# -- the lobby ---------------------------------------------------------------------------
+
+
+def _table_card(table: Table, user: Any) -> dict[str, Any]:
+    """What the lobby shows of one table."""
+    seats = {s.number: s for s in table.seats.all()}
+    mine = any(s.user_id == getattr(user, "pk", None) for s in seats.values())
+    return {
+        "table": table,
+        "preset": preset_label(table.preset),
+        "differences": differences(table.preset, table.options),
+        "seats": [seats.get(n) for n in range(table.players)],
+        "free": table.players - len(seats),
+        "mine": mine,
+        "creator": table.created_by_id == getattr(user, "pk", None),
+    }
+
+
+def _lobby_context(request: HttpRequest) -> dict[str, Any]:
+    user = request.user
+    tables = [_table_card(t, user) for t in selectors.table_list_open()]
+    mine: list[Table] = []
+    if user.is_authenticated:
+        mine = [
+            t
+            for t in selectors.table_list_for_user(user=user)
+            if t.status in (Table.Status.OPEN, Table.Status.PLAYING)
+        ]
+    return {"tables": tables, "my_tables": mine, "bot_form": BotForm()}
 
 
 def play(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/play.html")
+    """The lobby: open tables, your running tables, "play against bots now", a new table."""
+    context = _lobby_context(request)
+    context.update(
+        form=CreateTableForm(),
+        presets=presets_json(),
+        poll_seconds=LOBBY_POLL_SECONDS,
+    )
+    return render(request, "games/lobby.html", context)
+
+
+@require_GET
+def lobby_tables(request: HttpRequest) -> HttpResponse:
+    """The lobby's table list alone, for the page to refresh it in place."""
+    return render(request, "games/_table_list.html", _lobby_context(request))
+
+
+def _fail(request: HttpRequest, exc: errors.TableError) -> None:
+    messages.error(request, exc.message)
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        context = _lobby_context(request)
+        context.update(form=form, presets=presets_json(), poll_seconds=LOBBY_POLL_SECONDS)
+        return render(request, "games/lobby.html", context, status=400)
+    data = form.cleaned_data
+    try:
+        table = services.table_create(
+            user=request.user,
+            players=data["players"],
+            preset=data["preset"],
+            options=form.options(),
+            rated=data["rated"],
+            private=data["private"],
+            move_seconds=data["move_seconds"],
+        )
+    except errors.TableError as exc:
+        form.add_error(None, exc.message)
+        context = _lobby_context(request)
+        context.update(form=form, presets=presets_json(), poll_seconds=LOBBY_POLL_SECONDS)
+        return render(request, "games/lobby.html", context, status=400)
+    return redirect("games:table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def play_bots(request: HttpRequest) -> HttpResponse:
+    """ "Play against bots now": you and two bots, started at once."""
+    form = BotForm(request.POST)
+    level = form.cleaned_data["level"] if form.is_valid() else "basic"
+    try:
+        table = services.table_play_bots(user=request.user, level=level)
+    except errors.TableError as exc:
+        _fail(request, exc)
+        return redirect("games:lobby")
+    return redirect("games:table", table_id=table.pk)
+
+
+def _back(request: HttpRequest, table_id: int) -> HttpResponse:
+    target = request.POST.get("next") or ""
+    if target == "lobby":
+        return redirect("games:lobby")
+    return redirect("games:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.table_join(
+            table=table_id, user=request.user, invite_code=request.POST.get("invite") or None
+        )
+    except errors.TableError as exc:
+        _fail(request, exc)
+    return redirect("games:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.table_leave(table=table_id, user=request.user)
+    except errors.TableError as exc:
+        _fail(request, exc)
+        return redirect("games:table", table_id=table_id)
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def table_add_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = BotForm(request.POST)
+    if form.is_valid():
+        try:
+            services.seat_fill_with_bot(
+                table=table_id, level=form.cleaned_data["level"], by=request.user
+            )
+        except errors.TableError as exc:
+            _fail(request, exc)
+    return _back(request, table_id)
+
+
+@login_required
+@require_POST
+def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.table_start(table=table_id, user=request.user)
+    except errors.TableError as exc:
+        _fail(request, exc)
+    return redirect("games:table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_resign(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.table_resign(table=table_id, user=request.user)
+    except errors.TableError as exc:
+        _fail(request, exc)
+    return redirect("games:table", table_id=table_id)
+
+
+# -- a table -----------------------------------------------------------------------------
+
+
+def _table_or_404(table_id: int) -> Table:
+    try:
+        return selectors.table_get(table_id=table_id)
+    except errors.TableNotFound:
+        raise Http404 from None
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The live table. Before the match: its seats, join, bots, start. Then the game,
+    drawn by static/js/table.js from the websocket's messages."""
+    table = _table_or_404(table_id)
+    invite = request.GET.get("invite")
+    user = request.user
+    if not selectors.may_watch(table=table, user=user, invite_code=invite):
+        raise Http404
+    seat = selectors.seat_of(table_id=table.pk, user=user)
+    seats = list(table.seats.select_related("user"))
+    by_number = {s.number: s for s in seats}
+    ws_path = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
+    summary = selectors.table_summary(table, seats)
+    summary["rules"] = all_lines(table.options)
+    config = {
+        "table_id": table.pk,
+        "ws_path": ws_path,
+        "sprite_url": static("cards/cards.svg"),
+        "seat": seat,
+        "status": table.status,
+        "table": summary,
+        "replay_url": reverse("games:replay", args=[table.pk]),
+        # The browser measures its clock's distance from the server's with this.
+        "now": timezone.now().isoformat(),
+    }
+    invite_url = None
+    if table.is_private and seat is not None:
+        invite_url = request.build_absolute_uri(
+            reverse("games:table", args=[table.pk]) + f"?invite={table.invite_code}"
+        )
+    return render(
+        request,
+        "games/table.html",
+        {
+            "table": table,
+            "seat": seat,
+            "seats": [by_number.get(n) for n in range(table.players)],
+            "free": table.players - len(seats),
+            "creator": user.is_authenticated and table.created_by_id == user.pk,
+            "preset": preset_label(table.preset),
+            "rules": summary["rules"],
+            "differences": differences(table.preset, table.options),
+            "invite": invite,
+            "invite_url": invite_url,
+            "config": config,
+            "strings": table_strings(),
+            "bot_form": BotForm(),
+        },
+    )
+
+
+# -- replays -----------------------------------------------------------------------------
+
+
+def _finished_record(request: HttpRequest, table_id: int) -> tuple[Table, dict[str, Any]]:
+    table = _table_or_404(table_id)
+    if not selectors.may_watch(
+        table=table, user=request.user, invite_code=request.GET.get("invite")
+    ):
+        raise Http404
+    try:
+        record = selectors.match_record_export(table_id=table.pk)
+    except errors.TableError:
+        raise Http404 from None
+    return table, record
+
+
+def replay(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A finished match step by step, every hand shown, with the score sheet and each
+    deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
+    table, record = _finished_record(request, table_id)
+    seats = record.get("meta", {}).get("seats") or []
+    names = {s["number"]: s["name"] for s in seats if s}
+    players = record.get("options", {}).get("players", table.players)
+    sheet = record_sheet(record)
+    dealings = [
+        {
+            "deal": number,
+            "dealer": sheet[number]["dealer"] if number < len(sheet) else None,
+            "hands": deal.get("hands"),
+            "talons": deal.get("talons") or [deal.get("talon")],
+            "dealing": deal.get("dealing"),
+        }
+        for number, deal in enumerate(record["deals"])
+    ]
+    config = {
+        "table_id": table.pk,
+        "players": players,
+        "first_dealer": record.get("first_dealer"),
+        "deals": len(record["deals"]),
+        "names": [names.get(n, "") for n in range(players)],
+        "deal_url": reverse("games:replay_deal", args=[table.pk, 0]).rsplit("/0/", 1)[0] + "/",
+        "sprite_url": static("cards/cards.svg"),
+        "fairdeal_url": static("js/fairdeal.js"),
+        # HOOK: the fair-dealing check needs static/js/fairdeal.js, shipped separately.
+        "fairdeal_available": finders.find("js/fairdeal.js") is not None,
+        "dealings": dealings,
+        "sheet": sheet,
+        "rules": all_lines(record.get("options", {})),
+    }
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "table": table,
+            "config": config,
+            "strings": table_strings(),
+            "preset": preset_label(table.preset),
+            "record_url": reverse("api-table-record", args=[table.pk]),
+        },
+    )
+
+
+@require_GET
+def replay_deal_frames(request: HttpRequest, table_id: int, number: int) -> JsonResponse:
+    """One deal of a finished match, frame by frame (JSON for the replay page)."""
+    _table, record = _finished_record(request, table_id)
+    try:
+        data = replay_deal(record, number)
+    except IndexError:
+        raise Http404 from None
+    return JsonResponse(data)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    return redirect(static("favicon.svg"), permanent=True)
+
+
+# -- my matches --------------------------------------------------------------------------
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    rows = []
+    for t in selectors.table_list_for_user(user=request.user):
+        seats = {s.number: s for s in t.seats.all()}
+        mine = next((s.number for s in seats.values() if s.user_id == request.user.pk), None)
+        result = getattr(t, "result", None) if t.status == Table.Status.FINISHED else None
+        rows.append(
+            {
+                "table": t,
+                "preset": preset_label(t.preset),
+                "players": [seats[n].name() if n in seats else "" for n in range(t.players)],
+                "seat": mine,
+                "place": result.placements[mine]
+                if result is not None and mine is not None
+                else None,
+                "score": result.final_scores[mine]
+                if result is not None and mine is not None
+                else None,
+            }
+        )
+    return render(request, "games/matches.html", {"rows": rows})

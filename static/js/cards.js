@@ -8,10 +8,21 @@ export const POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0 };
 export const SUIT_SIGN = { S: "♠", C: "♣", D: "♦", H: "♥" };
 export const RED = new Set(["D", "H"]);
 
-let spriteUrl = "/static/cards/cards.svg";
+let spriteUrl = "";
 
-export function setSpriteUrl(url) {
-  if (url) spriteUrl = url;
+/** Put the sprite into the page once, so that every card refers to it by a local id
+ * (an external <use href="file.svg#id"> is fetched again for each card drawn). Cards
+ * drawn before it arrives appear as soon as it does. */
+export async function loadSprite(url) {
+  if (document.getElementById("card-sprite")) return;
+  const holder = document.createElement("div");
+  holder.id = "card-sprite";
+  holder.setAttribute("aria-hidden", "true");
+  // Not display:none: patterns inside a hidden SVG do not paint in every browser.
+  holder.style.cssText = "position:absolute;width:0;height:0;overflow:hidden";
+  document.body.prepend(holder);
+  const response = await fetch(url, { credentials: "same-origin" });
+  holder.innerHTML = await response.text();
 }
 
 export const rankOf = (card) => card[0];

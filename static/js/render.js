@@ -20,9 +20,12 @@ export function position(seat, me, players) {
 }
 
 export function seatName(model, seat, t) {
-  const info = model.table?.seats?.find((s) => s.number === seat);
-  if (info?.name) return info.name;
-  return t("seat_n", { n: seat + 1 });
+  const seats = model.table?.seats || [];
+  const info = seats.find((s) => s?.number === seat);
+  if (!info?.name) return t("seat_n", { n: seat + 1 });
+  // Two bots of one level have one name: tell them apart by their seat.
+  const twins = seats.filter((s) => s?.name === info.name).length > 1;
+  return twins ? `${info.name} ${seat + 1}` : info.name;
 }
 
 export function createTable(root, ctx) {
@@ -141,7 +144,8 @@ function felt(env) {
 
 function seatPanel(env, seat, pos) {
   const { model, view, t, name, me, ctx } = env;
-  const info = model.table?.seats?.find((s) => s.number === seat) || {};
+  const info = model.table?.seats?.find((s) => s?.number === seat) || {};
+  const bot = info.bot || info.bot_level;
   const toAct = view.to_act === seat && view.winner === null;
   const classes = ["seat", `pos-${pos}`];
   if (toAct) classes.push("to-act");
@@ -151,10 +155,10 @@ function seatPanel(env, seat, pos) {
   const chips = [];
   if (seat === view.dealer) chips.push(h("abbr", { class: "chip dealer", title: t("dealer") }, t("dealer_short")));
   if (seat === view.resting) chips.push(h("span", { class: "chip" }, t("resting")));
-  if (info.bot_level) chips.push(h("span", { class: "chip bot", title: t(`bot_${info.bot_level}`) }, t("bot")));
+  if (bot) chips.push(h("span", { class: "chip bot", title: t(`bot_${bot}`) }, t("bot")));
   if (info.away) chips.push(h("span", { class: "chip away" }, t("away")));
   if (info.resigned) chips.push(h("span", { class: "chip away" }, t("resigned")));
-  if (info.connected === false && !info.bot_level) chips.push(h("span", { class: "chip away" }, t("offline_short")));
+  if (info.connected === false && !bot) chips.push(h("span", { class: "chip away" }, t("offline_short")));
 
   const score = view.scores[seat];
   const bolts = view.bolts[seat];
@@ -489,7 +493,8 @@ function info({ model, view, t, name }) {
 export function clockText(model) {
   const clock = model.clock;
   if (!clock || clock.deadline === null || clock.deadline === undefined) return "";
-  const left = Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+  let left = Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+  if (model.table?.move_seconds) left = Math.min(left, model.table.move_seconds);
   const m = Math.floor(left / 60);
   const s = String(left % 60).padStart(2, "0");
   return `${m}:${s}`;

@@ -1,13 +1,13 @@
 // The replay page: a finished match step by step with every hand shown, the score sheet
 // beside it, and each deal's fair-dealing check run here, in the browser.
 
-import { cardText, setSpriteUrl } from "./cards.js";
+import { cardText, loadSprite } from "./cards.js";
 import { loadStrings } from "./i18n.js";
 import { createTable } from "./render.js";
 
 const config = JSON.parse(document.getElementById("replay-config").textContent);
 const t = loadStrings();
-setSpriteUrl(config.sprite_url);
+loadSprite(config.sprite_url);
 
 const root = document.getElementById("replay-root");
 const stepLabel = document.getElementById("replay-step");

@@ -33,7 +33,7 @@ export function renderSheet(sheet, ctx) {
         {},
         h("th", { scope: "col", class: "deal-col" }, t("deal_short")),
         h("th", { scope: "col", class: "contract-col" }, t("contract_short")),
-        seats.map((s) => h("th", { scope: "col", class: "seat-col" }, name(s))),
+        seats.map((s) => h("th", { scope: "col", class: "seat-col", title: name(s) }, name(s))),
       ),
     ),
   );

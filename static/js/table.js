@@ -3,7 +3,7 @@
 // "offline" banner meanwhile, asks for a full `sync` after every reconnect, and sends an
 // action only if it is one of the view's `legal` actions, exactly as the server sent it.
 
-import { setSpriteUrl } from "./cards.js";
+import { SUIT_SIGN, loadSprite } from "./cards.js";
 import { loadStrings } from "./i18n.js";
 import { createTable } from "./render.js";
 
@@ -88,28 +88,25 @@ export class TableSocket {
   }
 }
 
-/** The clock as a local deadline in ms, from the server's table data. */
-export function clockFrom(table, receivedAt = Date.now()) {
-  const clock = table?.clock;
-  if (!clock) return null;
-  if (typeof clock.seconds_left === "number") return { seat: clock.seat, deadline: receivedAt + clock.seconds_left * 1000 };
-  if (clock.deadline) {
-    // Server time may differ from ours: prefer the server's "now" when it sends it.
-    const deadline = Date.parse(clock.deadline);
-    const skew = clock.now ? receivedAt - Date.parse(clock.now) : 0;
-    return { seat: clock.seat, deadline: deadline + skew };
-  }
-  return null;
+/** The clock as a local deadline in ms: the table's deadline (server time) moved by
+ * how far this browser's clock is from the server's (`skew`, measured at page load). */
+export function clockFrom(table, view, skew = 0) {
+  if (!table?.deadline || !view || view.to_act === null || view.to_act === undefined) return null;
+  const deadline = Date.parse(table.deadline);
+  if (Number.isNaN(deadline)) return null;
+  return { seat: view.to_act, deadline: deadline + skew };
 }
 
 export function startTable(root) {
   const config = JSON.parse(document.getElementById("table-config").textContent);
   const t = loadStrings();
-  setSpriteUrl(config.sprite_url);
+  loadSprite(config.sprite_url);
   const banner = document.getElementById("offline-banner");
   const notice = document.getElementById("table-notice");
 
-  const state = { view: null, table: config.table || null, sheet: config.sheet || [], version: -1, pending: null, online: false, clock: null, events: [] };
+  const state = { view: null, table: config.table || null, sheet: [], version: -1, seat: config.seat, pending: null, online: false, clock: null, events: [] };
+  const skew = config.now ? Date.now() - Date.parse(config.now) : 0;
+  const seeded = new Set();
   let socket = null;
 
   function say(text, kind = "info") {
@@ -137,21 +134,36 @@ export function startTable(root) {
   });
 
   function draw() {
+    if (!state.view) return;
     board.update({ ...state, pending: Boolean(state.pending) });
     root.dataset.version = String(state.version);
     root.dataset.phase = state.view?.phase ?? "";
     root.dataset.toAct = state.view?.to_act ?? "";
     root.dataset.myTurn = String(Boolean(state.view && state.view.to_act === state.view.seat && state.view.legal?.length));
+    root.dataset.rows = String(state.sheet.length);
+    root.dataset.over = String(state.view?.winner !== null && state.view?.winner !== undefined);
   }
 
   function take(message) {
     if (message.table) {
-      state.table = { ...state.table, ...message.table };
-      state.clock = clockFrom(message.table);
+      const before = state.table;
+      state.table = { ...state.table, ...message.table, rules: config.table?.rules, replay_url: config.replay_url };
+      // Seats or status changed before the match (the waiting room is drawn by the
+      // server): load the page again.
+      if (before && (message.table.status !== config.status ||
+          (config.status === "open" && JSON.stringify(before.seats) !== JSON.stringify(message.table.seats)))) {
+        if (!(config.status === "playing" && message.table.status === "finished")) location.reload();
+      }
     }
-    if (message.sheet) state.sheet = message.sheet;
+    if ("seat" in message) state.seat = message.seat;
+    if (Array.isArray(message.sheet)) state.sheet = message.sheet;
+    for (const row of message.sheet_rows || []) {
+      if (!state.sheet.some((r) => r.deal === row.deal)) state.sheet = [...state.sheet, row];
+    }
     if (message.view) state.view = message.view;
     if (typeof message.version === "number") state.version = message.version;
+    state.clock = clockFrom(state.table, state.view, skew);
+    if (message.dealing) sendSeed(message.dealing);
   }
 
   function onMessage(message) {
@@ -168,9 +180,7 @@ export function startTable(root) {
         }
         take(message);
         state.events = message.events || [];
-        if (state.pending && message.ack === state.pending) state.pending = null;
-        // Our action applied, or someone else's changed the table: either way the
-        // pending action is settled (the server answers each one with ack or error).
+        announce(state.events);
         break;
       case "ack":
         if (message.id === state.pending) state.pending = null;
@@ -184,11 +194,8 @@ export function startTable(root) {
           say(t("error", { message: message.message || message.code }), "error");
         }
         break;
-      case "seed_request":
-      case "dealing":
-        sendSeed(message);
-        return;
       case "pong":
+      case "refresh":
         return;
       default:
         if (message.view || message.table) take(message);
@@ -196,13 +203,26 @@ export function startTable(root) {
     draw();
   }
 
-  function sendSeed(message) {
-    // Fair dealing: this browser's own random contribution to the next shuffle.
-    if (message.dealing === undefined || state.view?.seat === null || state.view?.seat === undefined) return;
+  function announce(events) {
+    const names = (seat) => state.table?.seats?.[seat]?.name || t("seat_n", { n: seat + 1 });
+    for (const event of events) {
+      if (event.type === "marriage_declared") {
+        say(event.suit
+          ? t("marriage_declared", { name: names(event.seat), suit: SUIT_SIGN[event.suit] || "", value: event.value })
+          : t("ace_marriage_declared", { name: names(event.seat), value: event.value }));
+      }
+    }
+  }
+
+  function sendSeed(dealing) {
+    // Fair dealing: this browser's own random contribution to the next shuffle, once
+    // per dealing, from a seated player only (docs/fair-dealing.md).
+    if (state.seat === null || state.seat === undefined || typeof dealing.number !== "number") return;
+    if (seeded.has(dealing.number)) return;
     const bytes = new Uint8Array(32);
     crypto.getRandomValues(bytes);
     const seed = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-    socket.send({ type: "seed", dealing: message.dealing, seed });
+    if (socket.send({ type: "seed", id: messageId(), dealing: dealing.number, seed })) seeded.add(dealing.number);
   }
 
   function onStatus(online, again) {
@@ -219,6 +239,10 @@ export function startTable(root) {
   socket.connect();
   setInterval(() => board.tick(), 500);
   window.addEventListener("pagehide", () => socket.close());
+  const resign = document.querySelector("form.resign");
+  resign?.addEventListener("submit", (event) => {
+    if (!window.confirm(resign.dataset.confirm)) event.preventDefault();
+  });
   // For tests and for people debugging: the current state, read-only.
   window.thousandTable = { state, socket };
   return { state, socket, board };

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Screenshots of the game pages for docs/screenshots/ (``make screenshots``).
+
+Starts the same live server as the browser tests (tests/e2e/live.py), plays as a new
+player would in Chromium, and writes PNGs of the lobby, a table mid-deal, the score sheet
+and a replay, each on a desktop (1280×900) and a phone (390×844) screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.live import LiveServer  # noqa: E402
+from tests.e2e.steps import act_once, play_against_bots, sign_up, state  # noqa: E402
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def shoot(
+    page: Any, out: Path, name: str, *, full: bool = False, element: str | None = None
+) -> None:
+    path = out / f"{name}.png"
+    page.wait_for_timeout(300)  # let the last update settle
+    if element:
+        page.locator(element).first.screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path), full_page=full)
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+def twin(browser: Any, base_url: str, storage: Any, viewport: dict[str, int]) -> Any:
+    """A second window of the same person, sized like a phone or a desktop."""
+    context = browser.new_context(
+        base_url=base_url, storage_state=storage, viewport=viewport, locale="en-GB"
+    )
+    return context.new_page()
+
+
+def play_until(page: Any, done: Any, limit: int = 3000) -> None:
+    for _ in range(limit):
+        now = state(page)
+        if done(now):
+            return
+        if not (now["myTurn"] and act_once(page)):
+            page.wait_for_timeout(60)
+        else:
+            page.wait_for_timeout(30)
+    raise RuntimeError(f"gave up waiting: {state(page)}")
+
+
+def mid_trick(page: Any) -> bool:
+    return bool(
+        page.evaluate(
+            """() => {
+              const r = document.getElementById("table-root");
+              return r.dataset.phase === "play" && r.dataset.myTurn === "true"
+                && document.querySelectorAll(".trick .played").length >= 1
+                && document.querySelectorAll(".hand [data-card]").length <= 6
+                && document.querySelectorAll(".hand [data-card]").length >= 3;
+            }"""
+        )
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+
+    started = time.monotonic()
+    with LiveServer(bot_delay="0.05") as server, sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        # Two other people open tables, so that the lobby has something to show.
+        for preset in ("igrafan", "club"):
+            other = browser.new_context(
+                base_url=server.url, viewport=DESKTOP, locale="en-GB"
+            ).new_page()
+            sign_up(other, f"{preset.capitalize()}Fan")
+            other.goto("/play/")
+            other.check(f"#preset-{preset}")
+            if preset == "club":
+                other.check("input[name=players][value='4']")
+            other.click("#create-table")
+            other.wait_for_url("**/tables/*/")
+            other.context.close()
+
+        context = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-GB")
+        page = context.new_page()
+        sign_up(page, "Olena")
+        page.goto("/play/")
+        shoot(page, out, "lobby-desktop", full=True)
+        storage = context.storage_state()
+        phone = twin(browser, server.url, storage, PHONE)
+        phone.goto("/play/")
+        shoot(phone, out, "lobby-phone", full=True)
+
+        table_id = play_against_bots(page)
+        play_until(page, lambda s: s["rows"] >= 2 and mid_trick(page))
+        shoot(page, out, "table-desktop")
+        phone.goto(f"/tables/{table_id}/")
+        phone.wait_for_selector("#table-root .felt")
+        phone.wait_for_function(
+            "() => document.getElementById('table-root').dataset.myTurn === 'true'"
+        )
+        shoot(phone, out, "table-phone")
+        play_until(page, lambda s: s["rows"] >= 5)
+        page.click("table.sheet tbody.deal-row:nth-of-type(2) .sheet-toggle")
+        shoot(page, out, "sheet-desktop", element=".table-side")
+        phone.reload()
+        phone.wait_for_selector("table.sheet")
+        phone.click("table.sheet tbody.deal-row:nth-of-type(2) .sheet-toggle")
+        shoot(phone, out, "sheet-phone", element=".table-side")
+
+        # Resign: a bot plays the seat to the end of the match, then the replay.
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("form.resign button")
+        page.wait_for_function(
+            "() => document.getElementById('table-root').dataset.over === 'true'", timeout=600_000
+        )
+        page.goto(f"/tables/{table_id}/replay/")
+        page.wait_for_selector("#replay-root .felt")
+        for _ in range(14):
+            page.click("button[data-step=forward]")
+        shoot(page, out, "replay-desktop", full=True)
+        phone.goto(f"/tables/{table_id}/replay/")
+        phone.wait_for_selector("#replay-root .felt")
+        for _ in range(14):
+            phone.click("button[data-step=forward]")
+        shoot(phone, out, "replay-phone", full=True)
+        browser.close()
+    print(f"done in {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""What a person does in the browser, as functions of a Playwright page: sign up, play
+against bots, take a turn by asking the page what is clickable. Shared by the browser
+tests and ``scripts/screenshots.py``."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable
+from typing import Any
+
+PASSWORD = "a long e2e password 42"
+_names = itertools.count(1)
+
+
+def sign_up(page: Any, name: str | None = None) -> str:
+    """Create an account through the sign-up page; returns the username."""
+    username = name or f"player{os.getpid()}x{next(_names)}"
+    page.goto("/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(lambda url: "/signup" not in url)
+    return username
+
+
+def play_against_bots(page: Any) -> int:
+    page.goto("/play/")
+    page.click("#play-bots")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#table-root .felt")
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def state(page: Any) -> dict[str, Any]:
+    """What the table page shows, read from its root element."""
+    return page.eval_on_selector(
+        "#table-root",
+        """root => ({
+            version: Number(root.dataset.version),
+            phase: root.dataset.phase,
+            myTurn: root.dataset.myTurn === "true",
+            rows: root.querySelectorAll("table.sheet tbody.deal-row").length,
+            hand: [...root.querySelectorAll(".hand [data-card]")].map(c => c.dataset.card),
+            over: !!root.querySelector(".match-over"),
+        })""",
+    )
+
+
+def act_once(page: Any) -> bool:
+    """Take one turn the way a person would: ask the page what is clickable and pick.
+    Cards first (play, or give then a receiver); in the bidding, pass; a contract, the
+    lowest. Returns False when nothing was clickable."""
+    cards = page.locator(".hand button.card:not([disabled])")
+    if cards.count():
+        cards.first.click()
+        gives = page.locator(".actions .gives button")
+        if gives.count():
+            gives.first.click()
+        return True
+    for selector in (
+        '.actions button[data-action*="\\"look\\""]',
+        '.actions button[data-action*="\\"pass\\""]',
+        ".actions .contract button.value",
+        ".talon-choice",
+        ".actions button[data-action]",
+    ):
+        button = page.locator(selector)
+        if button.count():
+            button.first.click()
+            return True
+    return False
+
+
+def play_until(
+    page: Any, done: Callable[[dict[str, Any]], bool], *, limit: int = 2000
+) -> dict[str, Any]:
+    """Act whenever it is this page's turn until ``done(state)``."""
+    for _ in range(limit):
+        page.wait_for_function(
+            """() => {
+                const r = document.getElementById("table-root");
+                return r && (r.dataset.myTurn === "true" || r.querySelector(".match-over")
+                    || Number(r.dataset.rows || 0) >= 0);
+            }"""
+        )
+        now = state(page)
+        if done(now):
+            return now
+        if now["myTurn"] and act_once(page):
+            page.wait_for_function(
+                "v => Number(document.getElementById('table-root').dataset.version) > v "
+                "|| document.getElementById('table-root').dataset.myTurn !== 'true'",
+                arg=now["version"],
+            )
+        else:
+            page.wait_for_timeout(50)
+    raise AssertionError(f"gave up after {limit} steps: {state(page)}")
