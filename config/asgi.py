@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets get the session user (AuthMiddlewareStack) and are refused unless their
-Origin is one of ALLOWED_HOSTS. The lifespan start-up hands the server's event loop to
+Websockets get the session user (AuthMiddlewareStack), or the user of an API token
+(config/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS. The lifespan start-up hands the server's event loop to
 the games scheduler, which runs bot turns and the clock sweep there in the embedded
 default (games/scheduler.py).
 """
@@ -22,6 +22,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.ws_auth import TokenAuthMiddleware  # noqa: E402
 from games import scheduler  # noqa: E402
 
 
@@ -40,7 +41,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
         "lifespan": lifespan,
     }

@@ -130,6 +130,9 @@ class Seat(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.table_id}/{self.number}: {self.name()}"
+
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
@@ -138,9 +141,6 @@ class Seat(models.Model):
     def played_by_bot(self) -> bool:
         """A bot decides for this seat now: a bot seat, or a person away or resigned."""
         return self.is_bot or self.away or self.resigned
-
-    def __str__(self) -> str:
-        return f"{self.table_id}/{self.number}: {self.name()}"
 
     def name(self) -> str:
         if self.user is not None:
