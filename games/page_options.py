@@ -185,6 +185,21 @@ BOT_LEVEL_LABELS: dict[str, Promise] = {
 }
 
 
+BOT_LEVEL_WORDS: dict[str, Promise] = {
+    "random": pgettext_lazy("bot level", "random"),
+    "basic": pgettext_lazy("bot level", "basic"),
+    "strong": pgettext_lazy("bot level", "strong"),
+}
+
+
+def seat_label(seat: Any) -> str:
+    """A seat's name on the pages: the person's, or "Bot 2 (basic)" in the page's language."""
+    if seat.user_id is not None:
+        return str(seat.user.get_display_name())
+    level = BOT_LEVEL_WORDS.get(seat.bot_level, seat.bot_level)
+    return _("Bot %(n)s (%(level)s)") % {"n": seat.number + 1, "level": level}
+
+
 def value_label(name: str, value: Any) -> str:
     """An option's value in words: "on", "off", "not while on the barrel", "below −300"…"""
     info = OPTION_INFO.get(name)

@@ -52,7 +52,10 @@ def table_strings() -> dict[str, object]:
         "dealer": _("Dealer"),
         "dealer_short": pgettext("dealer, one letter", "D"),
         "resting": _("rests"),
-        "bot": _("bot"),
+        "bot_n": _("Bot {n}"),
+        "level_random": pgettext("bot level", "random"),
+        "level_basic": pgettext("bot level", "basic"),
+        "level_strong": pgettext("bot level", "strong"),
         "bot_random": _("Bot: random"),
         "bot_basic": _("Bot: basic"),
         "bot_strong": _("Bot: strong"),
@@ -138,16 +141,25 @@ def table_strings() -> dict[str, object]:
         "line_bid": _("{name} won the bidding at {bid}."),
         "line_redeal": _("Redeal asked for a weak hand; nothing is scored."),
         "line_redeal_talon": _("{name} asked for a redeal for a weak talon; nothing is scored."),
-        "line_declarer_made": _(
+        "line_declarer_made": _("{name}: cards {points} ≥ {contract}: made, {delta}."),
+        "line_declarer_failed": _("{name}: cards {points} < {contract}: failed, {delta}."),
+        "line_declarer_made_marriages": _(
             "{name}: cards {points} + marriages {marriages} = {total} ≥ {contract}: made, {delta}."
         ),
-        "line_declarer_failed": _(
+        "line_declarer_failed_marriages": _(
             "{name}: cards {points} + marriages {marriages} = {total} < {contract}: failed, {delta}."
         ),
-        "line_defender": _("{name}: cards {points} → {rounded} + marriages {marriages}: {delta}."),
+        "line_defender": _("{name}: cards {points} → {rounded}: {delta}."),
+        "line_defender_marriages": _(
+            "{name}: cards {points} → {rounded} + marriages {marriages}: {delta}."
+        ),
+        "line_no_tricks": _("{name}: no tricks."),
         "line_written_off": _("{name} wrote the deal off: {delta}."),
         "line_written_off_defender": _("{name}: half the bid, {delta}."),
-        "line_resting": _("{name} rests: talon {points} + marriage {marriages}: {delta}."),
+        "line_resting": _("{name} rests: talon {points} → {delta}."),
+        "line_resting_marriages": _(
+            "{name} rests: talon {points} + marriage {marriages}: {delta}."
+        ),
         "line_bolt": _("Bolt."),
         "line_bolts": _("{n} bolts (doubled)."),
         "note_barrel_attempt": _("{name} on the barrel: attempt {n} of 3 used."),
@@ -192,5 +204,13 @@ def table_strings() -> dict[str, object]:
         "fair_ok": _("Fair: the cards match the commitment and the seeds."),
         "fair_failed": _("Check failed: {reason}"),
         "fair_unavailable": _("The check is not available in this version."),
+        "fair_all_ok": _plural(
+            lambda n: ngettext(
+                "The {n} deal checks out: its cards follow from the commitment and the seeds.",
+                "All {n} deals check out: their cards follow from the commitments and the seeds.",
+                n,
+            )
+        ),
+        "fair_some_failed": _("{failed} of {n} deals failed the check."),
         "fair_no_data": _("No fair-dealing data for this deal."),
     }

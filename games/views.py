@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import errors, selectors, services
 from games.models import Table
 from games.page_forms import BotForm, CreateTableForm, presets_json
-from games.page_options import all_lines, differences, preset_label
+from games.page_options import all_lines, differences, preset_label, seat_label
 from games.page_selectors import record_sheet, replay_deal
 from games.page_strings import table_strings
 
@@ -41,7 +41,7 @@ def _table_card(table: Table, user: Any) -> dict[str, Any]:
         "table": table,
         "preset": preset_label(table.preset),
         "differences": differences(table.preset, table.options),
-        "seats": [seats.get(n) for n in range(table.players)],
+        "seats": [seat_label(seats[n]) if n in seats else None for n in range(table.players)],
         "free": table.players - len(seats),
         "mine": mine,
         "creator": table.created_by_id == getattr(user, "pk", None),
@@ -233,7 +233,12 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         {
             "table": table,
             "seat": seat,
-            "seats": [by_number.get(n) for n in range(table.players)],
+            "seats": [
+                {"label": seat_label(by_number[n]), "mine": by_number[n].user_id == user.pk}
+                if n in by_number
+                else None
+                for n in range(table.players)
+            ],
             "free": table.players - len(seats),
             "creator": user.is_authenticated and table.created_by_id == user.pk,
             "preset": preset_label(table.preset),
@@ -268,9 +273,8 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     """A finished match step by step, every hand shown, with the score sheet and each
     deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
     table, record = _finished_record(request, table_id)
-    seats = record.get("meta", {}).get("seats") or []
-    names = {s["number"]: s["name"] for s in seats if s}
     players = record.get("options", {}).get("players", table.players)
+    by_number = {s.number: s for s in table.seats.select_related("user")}
     sheet = record_sheet(record)
     dealings = [
         {
@@ -287,7 +291,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "players": players,
         "first_dealer": record.get("first_dealer"),
         "deals": len(record["deals"]),
-        "names": [names.get(n, "") for n in range(players)],
+        "names": [seat_label(by_number[n]) if n in by_number else "" for n in range(players)],
         "deal_url": reverse("games:replay_deal", args=[table.pk, 0]).rsplit("/0/", 1)[0] + "/",
         "sprite_url": static("cards/cards.svg"),
         "fairdeal_url": static("js/fairdeal.js"),
@@ -339,7 +343,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
             {
                 "table": t,
                 "preset": preset_label(t.preset),
-                "players": [seats[n].name() if n in seats else "" for n in range(t.players)],
+                "players": [seat_label(seats[n]) if n in seats else "" for n in range(t.players)],
                 "seat": mine,
                 "place": result.placements[mine]
                 if result is not None and mine is not None

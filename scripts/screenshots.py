@@ -19,7 +19,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.e2e.live import LiveServer  # noqa: E402
-from tests.e2e.steps import act_once, play_against_bots, sign_up, state  # noqa: E402
+from tests.e2e.steps import (  # noqa: E402
+    act_once,
+    open_table_from_lobby,
+    play_against_bots,
+    sign_up,
+    state,
+)
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -35,7 +41,7 @@ def shoot(
         page.locator(element).first.screenshot(path=str(path))
     else:
         page.screenshot(path=str(path), full_page=full)
-    print(f"wrote {path.relative_to(ROOT)}")
+    print(f"wrote {path}")
 
 
 def twin(browser: Any, base_url: str, storage: Any, viewport: dict[str, int]) -> Any:
@@ -81,7 +87,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     started = time.monotonic()
-    with LiveServer(bot_delay="0.05") as server, sync_playwright() as p:
+    with LiveServer(bot_delay="0.02") as server, sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
         )
@@ -126,12 +132,13 @@ def main() -> int:
         phone.click("table.sheet tbody.deal-row:nth-of-type(2) .sheet-toggle")
         shoot(phone, out, "sheet-phone", element=".table-side")
 
-        # Resign: a bot plays the seat to the end of the match, then the replay.
-        page.once("dialog", lambda dialog: dialog.accept())
-        page.click("form.resign button")
-        page.wait_for_function(
-            "() => document.getElementById('table-root').dataset.over === 'true'", timeout=600_000
-        )
+        # A short match to its end (no barrel, first to 300), then its replay.
+        table_id = open_table_from_lobby(page, preset="simple", target=300)
+        for _ in range(2):
+            page.click("#add-bot")
+        page.click("#start-table")
+        page.wait_for_selector("#table-root .felt")
+        play_until(page, lambda s: s["over"])
         page.goto(f"/tables/{table_id}/replay/")
         page.wait_for_selector("#replay-root .felt")
         for _ in range(14):

@@ -22,6 +22,7 @@ export function position(seat, me, players) {
 export function seatName(model, seat, t) {
   const seats = model.table?.seats || [];
   const info = seats.find((s) => s?.number === seat);
+  if (info?.bot || info?.bot_level) return t("bot_n", { n: seat + 1 });
   if (!info?.name) return t("seat_n", { n: seat + 1 });
   // Two bots of one level have one name: tell them apart by their seat.
   const twins = seats.filter((s) => s?.name === info.name).length > 1;
@@ -155,7 +156,7 @@ function seatPanel(env, seat, pos) {
   const chips = [];
   if (seat === view.dealer) chips.push(h("abbr", { class: "chip dealer", title: t("dealer") }, t("dealer_short")));
   if (seat === view.resting) chips.push(h("span", { class: "chip" }, t("resting")));
-  if (bot) chips.push(h("span", { class: "chip bot", title: t(`bot_${bot}`) }, t("bot")));
+  if (bot) chips.push(h("span", { class: "chip bot", title: t(`bot_${bot}`) }, t(`level_${bot}`)));
   if (info.away) chips.push(h("span", { class: "chip away" }, t("away")));
   if (info.resigned) chips.push(h("span", { class: "chip away" }, t("resigned")));
   if (info.connected === false && !bot) chips.push(h("span", { class: "chip away" }, t("offline_short")));
@@ -320,7 +321,8 @@ function matchOver({ model, view, t, name }) {
 
 // ---------------------------------------------------------------- prompt, actions, hand
 
-function promptText({ view, legal, t, name, model, me }) {
+function promptText({ view, legal, t, name, model, me, ctx }) {
+  if (ctx.replay) return "";
   if (view.winner !== null && view.winner !== undefined) return t("match_over");
   if (model.pending) return t("sending");
   if (view.to_act === null || view.to_act === undefined) return view.phase ? t("waiting_deal") : "";

@@ -140,12 +140,15 @@ async function checkFairness() {
     else failed += 1;
     item.className = `fair-result ${result.ok ? "ok" : "failed"}`;
     item.dataset.ok = String(Boolean(result.ok));
-    item.textContent = label + (result.ok ? t("fair_ok") : t("fair_failed", { reason: result.reason }));
+    item.textContent = result.ok ? `${t("deal_n", { n: d.deal + 1 })} ✓` : label + t("fair_failed", { reason: result.reason });
+    if (result.ok) item.title = t("fair_ok");
     list.append(item);
   }
   summary.className = `fair-result ${failed ? "failed" : "ok"}`;
   summary.dataset.result = failed ? "failed" : ok ? "ok" : "none";
-  summary.textContent = failed ? t("fair_failed", { reason: `${failed}/${ok + failed}` }) : ok ? t("fair_ok") : t("fair_no_data");
+  summary.textContent = failed
+    ? t("fair_some_failed", { failed, n: ok + failed })
+    : ok ? t("fair_all_ok", { n: ok }) : t("fair_no_data");
 }
 
 checkFairness();

@@ -138,33 +138,25 @@ function detailList(row, name, t) {
 function lineText(row, line, name, t) {
   const who = name(line.seat);
   const bolt = line.bolts > 0 ? " " + t(line.bolts > 1 ? "line_bolts" : "line_bolt", { n: line.bolts }) : "";
-  if (line.role === "resting") {
-    return t("line_resting", { name: who, points: line.card_points, marriages: line.marriages, delta: signed(line.delta) });
-  }
-  if (line.role === "declarer") {
-    if (row.outcome === "written_off") {
-      return t("line_written_off", { name: who, delta: signed(line.delta) }) + bolt;
-    }
-    return t(row.outcome === "made" ? "line_declarer_made" : "line_declarer_failed", {
-      name: who,
-      points: line.card_points,
-      marriages: line.marriages,
-      total: line.card_points + line.marriages,
-      contract: row.contract,
-      delta: signed(line.delta),
-    }) + bolt;
-  }
-  if (row.outcome === "written_off") {
-    return t("line_written_off_defender", { name: who, delta: signed(line.delta) });
-  }
-  return t("line_defender", {
+  const params = {
     name: who,
     points: line.card_points,
     rounded: round5(line.card_points),
     marriages: line.marriages,
-    tricks: line.tricks,
+    total: line.card_points + line.marriages,
+    contract: row.contract,
     delta: signed(line.delta),
-  }) + bolt;
+  };
+  const plus = line.marriages ? "_marriages" : "";
+  if (line.role === "resting") return t(`line_resting${plus}`, params);
+  if (row.outcome === "written_off") {
+    return t(line.role === "declarer" ? "line_written_off" : "line_written_off_defender", params) + bolt;
+  }
+  if (line.role === "declarer") {
+    return t(`line_declarer_${row.outcome === "made" ? "made" : "failed"}${plus}`, params) + bolt;
+  }
+  if (!line.tricks && !line.marriages) return t("line_no_tricks", params) + bolt;
+  return t(`line_defender${plus}`, params) + bolt;
 }
 
 export function noteText(note, name, t) {

@@ -58,11 +58,12 @@ export class TableSocket {
       }
       this.onMessage(data);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       clearInterval(this.pinger);
       if (this.ws !== ws) return;
       this.onStatus(false, this.everOpen);
-      if (!this.closed) this.retry();
+      // 4404: no such table, nothing to come back to. Anything else may pass.
+      if (!this.closed && event.code !== 4404) this.retry();
     });
   }
 
@@ -104,7 +105,10 @@ export function startTable(root) {
   const banner = document.getElementById("offline-banner");
   const notice = document.getElementById("table-notice");
 
-  const state = { view: null, table: config.table || null, sheet: [], version: -1, seat: config.seat, pending: null, online: false, clock: null, events: [] };
+  const state = {
+    view: null, table: config.table || null, sheet: [], version: -1, seat: config.seat,
+    pending: null, awaiting: null, sentAt: 0, online: false, clock: null, events: [],
+  };
   const skew = config.now ? Date.now() - Date.parse(config.now) : 0;
   const seeded = new Set();
   let socket = null;
@@ -128,10 +132,16 @@ export function startTable(root) {
       const id = messageId();
       if (socket.send({ type: "action", id, version: state.version, action: legal })) {
         state.pending = id;
+        state.sentAt = Date.now();
         draw();
       }
     },
   });
+
+  function settle() {
+    state.pending = null;
+    state.awaiting = null;
+  }
 
   function draw() {
     if (!state.view) return;
@@ -139,7 +149,7 @@ export function startTable(root) {
     root.dataset.version = String(state.version);
     root.dataset.phase = state.view?.phase ?? "";
     root.dataset.toAct = state.view?.to_act ?? "";
-    root.dataset.myTurn = String(Boolean(state.view && state.view.to_act === state.view.seat && state.view.legal?.length));
+    root.dataset.myTurn = String(Boolean(state.view?.legal?.length && !state.pending && state.online));
     root.dataset.rows = String(state.sheet.length);
     root.dataset.over = String(state.view?.winner !== null && state.view?.winner !== undefined);
   }
@@ -162,6 +172,8 @@ export function startTable(root) {
     }
     if (message.view) state.view = message.view;
     if (typeof message.version === "number") state.version = message.version;
+    // Our action is settled once the update it caused is here (its ack comes first).
+    if (state.awaiting !== null && state.version >= state.awaiting) settle();
     state.clock = clockFrom(state.table, state.view, skew);
     if (message.dealing) sendSeed(message.dealing);
   }
@@ -170,7 +182,7 @@ export function startTable(root) {
     switch (message.type) {
       case "state":
         take(message);
-        state.pending = null;
+        settle();
         break;
       case "update":
         // An update older than what we hold is stale; a gap means we missed one.
@@ -183,11 +195,16 @@ export function startTable(root) {
         announce(state.events);
         break;
       case "ack":
-        if (message.id === state.pending) state.pending = null;
+        if (message.id !== state.pending) return;
+        // The view that follows our action is on its way: until it arrives the old
+        // view's legal actions are stale, so nothing is offered.
+        if (typeof message.version === "number" && message.version > state.version) state.awaiting = message.version;
+        else settle();
         break;
       case "error":
-        if (!message.id || message.id === state.pending) state.pending = null;
-        if (message.code === "stale" || message.code === "stale_version") {
+        if (message.code === "invalid_seed") return; // another tab of ours sent it first
+        if (!message.id || message.id === state.pending) settle();
+        if (message.code === "stale_version") {
           say(t("stale"));
           socket.send({ type: "sync" });
         } else {
@@ -225,19 +242,33 @@ export function startTable(root) {
     if (socket.send({ type: "seed", id: messageId(), dealing: dealing.number, seed })) seeded.add(dealing.number);
   }
 
-  function onStatus(online, again) {
+  // The banner waits a moment: a connection that is back at once is not news.
+  let bannerTimer = null;
+  function onStatus(online) {
     state.online = online;
-    if (banner) banner.hidden = online;
+    clearTimeout(bannerTimer);
+    if (online) {
+      if (banner && !banner.hidden) say(t("reconnected"));
+      if (banner) banner.hidden = true;
+    } else {
+      bannerTimer = setTimeout(() => { if (banner) banner.hidden = false; }, 1500);
+      settle();
+    }
     document.body.classList.toggle("offline", !online);
-    if (online && again) say(t("reconnected"));
-    if (!online) state.pending = null;
     if (state.view) draw();
   }
 
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new TableSocket(`${scheme}://${location.host}${config.ws_path}`, { onMessage, onStatus });
   socket.connect();
-  setInterval(() => board.tick(), 500);
+  setInterval(() => {
+    board.tick();
+    // A message lost on the way: ask for the whole state rather than wait forever.
+    if (state.pending && Date.now() - state.sentAt > 10000) {
+      settle();
+      socket.send({ type: "sync" });
+    }
+  }, 500);
   window.addEventListener("pagehide", () => socket.close());
   const resign = document.querySelector("form.resign");
   resign?.addEventListener("submit", (event) => {

@@ -44,7 +44,7 @@ def _missing(what: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[LiveServer]:
+def e2e_server() -> Iterator[LiveServer]:
     with LiveServer() as server:
         yield server
 
@@ -98,8 +98,8 @@ class Pages:
 
 
 @pytest.fixture
-def pages(browser: Any, live_server: LiveServer) -> Iterator[Pages]:
-    opened = Pages(browser, live_server.url)
+def pages(browser: Any, e2e_server: LiveServer) -> Iterator[Pages]:
+    opened = Pages(browser, e2e_server.url)
     yield opened
     opened.close()
     assert not opened.errors, "\n".join(opened.errors)

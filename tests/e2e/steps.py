@@ -43,7 +43,7 @@ def state(page: Any) -> dict[str, Any]:
             myTurn: root.dataset.myTurn === "true",
             rows: root.querySelectorAll("table.sheet tbody.deal-row").length,
             hand: [...root.querySelectorAll(".hand [data-card]")].map(c => c.dataset.card),
-            over: !!root.querySelector(".match-over"),
+            over: root.dataset.over === "true",
         })""",
     )
 
@@ -54,7 +54,8 @@ def act_once(page: Any) -> bool:
     lowest. Returns False when nothing was clickable."""
     cards = page.locator(".hand button.card:not([disabled])")
     if cards.count():
-        cards.first.click()
+        # The left edge: in a hand the next card covers the rest, as a finger sees it.
+        cards.first.click(position={"x": 8, "y": 24})
         gives = page.locator(".actions .gives button")
         if gives.count():
             gives.first.click()
@@ -74,26 +75,35 @@ def act_once(page: Any) -> bool:
 
 
 def play_until(
-    page: Any, done: Callable[[dict[str, Any]], bool], *, limit: int = 2000
+    page: Any, done: Callable[[dict[str, Any]], bool], *, limit: int = 5000
 ) -> dict[str, Any]:
     """Act whenever it is this page's turn until ``done(state)``."""
     for _ in range(limit):
-        page.wait_for_function(
-            """() => {
-                const r = document.getElementById("table-root");
-                return r && (r.dataset.myTurn === "true" || r.querySelector(".match-over")
-                    || Number(r.dataset.rows || 0) >= 0);
-            }"""
-        )
         now = state(page)
         if done(now):
             return now
         if now["myTurn"] and act_once(page):
             page.wait_for_function(
-                "v => Number(document.getElementById('table-root').dataset.version) > v "
-                "|| document.getElementById('table-root').dataset.myTurn !== 'true'",
+                """v => {
+                    const r = document.getElementById("table-root");
+                    return Number(r.dataset.version) > v || r.dataset.myTurn !== "true";
+                }""",
                 arg=now["version"],
             )
         else:
-            page.wait_for_timeout(50)
+            page.wait_for_timeout(40)
     raise AssertionError(f"gave up after {limit} steps: {state(page)}")
+
+
+def open_table_from_lobby(
+    page: Any, *, players: int = 3, preset: str = "classic", target: int | None = None
+) -> int:
+    page.goto("/play/")
+    page.check(f"input[name=players][value='{players}']")
+    page.check(f"#preset-{preset}")
+    if target is not None:
+        page.click(".options-box summary")
+        page.fill("input[name=opt_target]", str(target))
+    page.click("#create-table")
+    page.wait_for_url("**/tables/*/")
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
