@@ -3,7 +3,12 @@
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import permissions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -16,8 +21,14 @@ from accounts.models import User
 from accounts.services import user_profile_update
 
 
+# The docs' "Try it out" fills a form with each field's example: a real code, not "string".
+@extend_schema_field({"type": "string", "example": "UA", "maxLength": 2})
+class CountryCodeField(serializers.CharField):
+    pass
+
+
 class MeSerializer(serializers.ModelSerializer[User]):
-    country = serializers.CharField(
+    country = CountryCodeField(
         allow_blank=True,
         required=False,
         help_text="Two-letter ISO 3166 code (UA, PL, …), or empty.",
@@ -29,9 +40,22 @@ class MeSerializer(serializers.ModelSerializer[User]):
         read_only_fields = ("id", "username")
 
 
+NOT_SIGNED_IN = OpenApiResponse(description="Not signed in and no valid token.")
+
+
 @extend_schema_view(
-    get=extend_schema(tags=["accounts"], summary="Your profile"),
-    patch=extend_schema(tags=["accounts"], summary="Change your profile"),
+    get=extend_schema(
+        tags=["accounts"], summary="Your profile", responses={200: MeSerializer, 401: NOT_SIGNED_IN}
+    ),
+    patch=extend_schema(
+        tags=["accounts"],
+        summary="Change your profile",
+        responses={
+            200: MeSerializer,
+            400: OpenApiResponse(description="A field is not valid; nothing was changed."),
+            401: NOT_SIGNED_IN,
+        },
+    ),
 )
 class MeView(APIView):
     """The signed-in player's profile (session or `Authorization: Token …`)."""

@@ -23,6 +23,13 @@
     });
   }
 
+  // A phone shows the text first: the rules' contents start folded there.
+  if (window.matchMedia("(max-width: 47.99rem)").matches) {
+    document.querySelectorAll(".toc details[open]").forEach((details) => {
+      details.open = false;
+    });
+  }
+
   // The language menu applies a choice at once.
   const language = document.getElementById("language");
   if (language && language.form) {
