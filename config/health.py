@@ -11,6 +11,7 @@ service is down each check gives up after ``TIMEOUT_SECONDS``.
 import asyncio
 import contextlib
 import math
+import os
 import time
 import uuid
 import weakref
@@ -53,6 +54,11 @@ def check_database(connection: BaseDatabaseWrapper | None = None) -> dict[str, A
     return {"ok": True, "vendor": connection.vendor}
 
 
+def redis_client_name() -> str:
+    """How the check's connections show in Redis' CLIENT LIST."""
+    return f"thousand-healthz-{os.getpid()}"
+
+
 def _redis(url: str) -> aioredis.Redis:
     clients = _redis_clients.setdefault(asyncio.get_running_loop(), {})
     if url not in clients:
@@ -62,6 +68,7 @@ def _redis(url: str) -> aioredis.Redis:
             socket_timeout=TIMEOUT_SECONDS,
             retry=Retry(NoBackoff(), 0),
             max_connections=4,
+            client_name=redis_client_name(),
         )
     return clients[url]
 
