@@ -227,7 +227,17 @@ SPECTACULAR_SETTINGS = {
     ),
     "TAGS": [
         {"name": "accounts", "description": "Your profile and your API token."},
+        {
+            "name": "tables",
+            "description": (
+                "Live tables: list and open them, take or leave a seat, seat bots, start, "
+                "resign, and a match's record. The play itself goes over the websocket "
+                "`/ws/tables/<id>/` (docs/protocol.md)."
+            ),
+        },
     ],
+    # Operations are grouped (tagged) by the first path segment after /api/v1/.
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Separate request and response components: read-only fields (the token's `token`)
