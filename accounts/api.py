@@ -3,7 +3,14 @@
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import permissions, serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -14,8 +21,18 @@ from accounts.models import User
 from accounts.services import user_profile_update
 
 
+# The docs' "Try it out" fills a form with each field's example: a real code, not "string".
+@extend_schema_field({"type": "string", "example": "UA", "maxLength": 2})
+class CountryCodeField(serializers.CharField):
+    pass
+
+
 class MeSerializer(serializers.ModelSerializer[User]):
-    country = serializers.CharField(allow_blank=True, required=False)
+    country = CountryCodeField(
+        allow_blank=True,
+        required=False,
+        help_text="Two-letter ISO 3166 code (UA, PL, …), or empty.",
+    )
 
     class Meta:
         model = User
@@ -23,6 +40,23 @@ class MeSerializer(serializers.ModelSerializer[User]):
         read_only_fields = ("id", "username")
 
 
+NOT_SIGNED_IN = OpenApiResponse(description="Not signed in and no valid token.")
+
+
+@extend_schema_view(
+    get=extend_schema(
+        tags=["accounts"], summary="Your profile", responses={200: MeSerializer, 401: NOT_SIGNED_IN}
+    ),
+    patch=extend_schema(
+        tags=["accounts"],
+        summary="Change your profile",
+        responses={
+            200: MeSerializer,
+            400: OpenApiResponse(description="A field is not valid; nothing was changed."),
+            401: NOT_SIGNED_IN,
+        },
+    ),
+)
 class MeView(APIView):
     """The signed-in player's profile (session or `Authorization: Token …`)."""
 
@@ -51,5 +85,23 @@ class MeView(APIView):
         return Response(MeSerializer(User.objects.get(pk=user.pk)).data)
 
 
+@extend_schema_view(
+    post=extend_schema(
+        tags=["accounts"],
+        summary="Get an API token",
+        auth=[],
+        request=AuthTokenSerializer,
+        responses={
+            200: AuthTokenSerializer,
+            400: OpenApiResponse(description="Wrong username or password."),
+        },
+    )
+)
 class TokenView(ObtainAuthToken):
-    """Exchange a username and password for an API token."""
+    """Exchange a username (in any case) and password for an API token.
+
+    Send them as a form or as JSON. The same player always gets the same token.
+    """
+
+    # The credentials are the authentication: a signed-in browser needs no CSRF token.
+    authentication_classes = []
