@@ -215,6 +215,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {"signup": "60/hour"},  # per address: accounts by API
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Thousand API",

@@ -88,8 +88,8 @@ def test_the_log_has_no_gap_and_no_duplicate_after_a_race() -> None:
                 table.refresh_from_db()
                 seat, action = a_legal_action(table)
                 outcome(
-                    lambda: services.action_submit(
-                        table_id=table.pk, seat=seat, action=action, expected_version=table.version
+                    lambda s=seat, a=action: services.action_submit(
+                        table_id=table.pk, seat=s, action=a, expected_version=table.version
                     )
                 )
         finally:

@@ -130,9 +130,9 @@ class Client:
         await client.until(lambda m: m["type"] == "state")
         return client
 
-    async def until(self, done: Any, timeout: float = 20) -> dict[str, Any]:
+    async def until(self, done: Any) -> dict[str, Any]:
         while True:
-            message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), 20))
             if message["type"] in ("state", "update") and message["view"] is not None:
                 self.version, self.view = message["version"], message["view"]
                 if message["type"] == "update":
