@@ -273,6 +273,8 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     """A finished match step by step, every hand shown, with the score sheet and each
     deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
     table, record = _finished_record(request, table_id)
+    invite = request.GET.get("invite")
+    query = f"?invite={invite}" if invite else ""
     players = record.get("options", {}).get("players", table.players)
     by_number = {s.number: s for s in table.seats.select_related("user")}
     sheet = record_sheet(record)
@@ -293,6 +295,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "deals": len(record["deals"]),
         "names": [seat_label(by_number[n]) if n in by_number else "" for n in range(players)],
         "deal_url": reverse("games:replay_deal", args=[table.pk, 0]).rsplit("/0/", 1)[0] + "/",
+        "query": query,
         "sprite_url": static("cards/cards.svg"),
         "fairdeal_url": static("js/fairdeal.js"),
         # HOOK: the fair-dealing check needs static/js/fairdeal.js, shipped separately.
@@ -309,7 +312,8 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "config": config,
             "strings": table_strings(),
             "preset": preset_label(table.preset),
-            "record_url": reverse("api-table-record", args=[table.pk]),
+            "record_url": reverse("api-table-record", args=[table.pk])
+            + (f"?download=1&invite={invite}" if invite else "?download=1"),
         },
     )
 

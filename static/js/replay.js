@@ -25,7 +25,7 @@ let frames = [];
 
 async function load(number) {
   if (!cache.has(number)) {
-    const response = await fetch(`${config.deal_url}${number}/`, { credentials: "same-origin" });
+    const response = await fetch(`${config.deal_url}${number}/${config.query || ""}`, { credentials: "same-origin" });
     if (!response.ok) throw new Error(`deal ${number}: ${response.status}`);
     cache.set(number, await response.json());
   }

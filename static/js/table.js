@@ -5,7 +5,7 @@
 
 import { SUIT_SIGN, loadSprite } from "./cards.js";
 import { loadStrings } from "./i18n.js";
-import { createTable } from "./render.js";
+import { createTable, seatName } from "./render.js";
 
 const PING_EVERY = 25000;
 const BACKOFF_FIRST = 500;
@@ -221,7 +221,7 @@ export function startTable(root) {
   }
 
   function announce(events) {
-    const names = (seat) => state.table?.seats?.[seat]?.name || t("seat_n", { n: seat + 1 });
+    const names = (seat) => seatName(state, seat, t);
     for (const event of events) {
       if (event.type === "marriage_declared") {
         say(event.suit

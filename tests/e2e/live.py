@@ -12,6 +12,7 @@ Used by ``tests/e2e/conftest.py`` and ``scripts/screenshots.py``.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -67,6 +68,8 @@ class LiveServer:
             env["DATABASE_URL"] = fresh_postgres(database)
         else:
             env["DATABASE_URL"] = f"sqlite:///{Path(self.tmp.name) / 'e2e.sqlite3'}"
+        # Run as in production (DEBUG off), which needs a secret key of its own.
+        env.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(50))
         env.update(
             DJANGO_DEBUG="false",
             DJANGO_STATIC_MANIFEST="false",

@@ -1,6 +1,9 @@
 """Playing in the browser: a new player against bots, a whole match to its replay, two
 people at one table."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.e2e.steps import (
@@ -60,6 +63,11 @@ def test_a_whole_match_against_fast_bots_ends_and_its_replay_passes_the_fairness
         page.click("button[data-step=forward]")
     page.wait_for_function("() => document.getElementById('replay-root').dataset.step === '5'")
     assert page.locator(".seat .open-hand .mini").count() > 10
+
+    with page.expect_download() as download:
+        page.click("#record-download")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["format"] == "thousand/1" and all("dealing" in d for d in record["deals"])
 
 
 def test_two_people_and_a_bot_see_only_their_own_cards_take_turns_and_a_reload_restores_the_view(
@@ -127,3 +135,22 @@ def test_the_page_reconnects_by_itself_and_carries_on(pages):
 
     after = play_until(page, lambda s: s["version"] > before["version"])
     assert after["version"] > before["version"]
+
+
+def test_a_card_can_be_chosen_and_played_with_the_keyboard_alone(pages):
+    page = pages.new()
+    sign_up(page)
+    play_against_bots(page)
+    play_until(page, lambda s: s["phase"] == "play" and s["myTurn"] and len(s["hand"]) >= 2)
+    before = state(page)
+    cards = page.eval_on_selector_all(".hand button.card", "cs => cs.map(c => c.dataset.card)")
+
+    page.focus(".hand button.card")
+    page.keyboard.press("ArrowRight" if len(cards) > 1 else "Home")
+    chosen = page.evaluate("() => document.activeElement.dataset.card")
+    page.keyboard.press("Enter")
+
+    page.wait_for_function(
+        "v => Number(document.getElementById('table-root').dataset.version) > v", arg=before["version"]
+    )
+    assert chosen in cards and chosen not in state(page)["hand"]

@@ -420,6 +420,7 @@ def test_the_table_page_with_all_its_files_weighs_under_300_kb(client):
     html = client.get(reverse("games:table", args=[table.pk])).content
     files = module_closure(STATIC / "js" / "table.js") | {
         STATIC / "css" / "site.css",
+        STATIC / "js" / "site.js",
         STATIC / "css" / "games.css",
         STATIC / "cards" / "cards.svg",
         STATIC / "favicon.svg",
