@@ -223,6 +223,7 @@ export function startTable(root) {
   function announce(events) {
     const names = (seat) => seatName(state, seat, t);
     for (const event of events) {
+      if (event.type === "deal_started") say("");
       if (event.type === "marriage_declared") {
         say(event.suit
           ? t("marriage_declared", { name: names(event.seat), suit: SUIT_SIGN[event.suit] || "", value: event.value })

@@ -52,12 +52,17 @@ OVERFLOW = """() => {
 
 
 def test_nothing_overflows_a_390_by_844_phone_screen(pages):
+    """The widest table there is: four players, four score-sheet columns."""
     page = pages.new(width=390, height=844)
     sign_up(page)
     seen = {}
     page.goto("/play/")
     seen["lobby"] = page.evaluate(OVERFLOW)
-    play_against_bots(page)
+    open_table_from_lobby(page, players=4)
+    for _ in range(3):
+        page.click("#add-bot")
+    page.click("#start-table")
+    page.wait_for_selector("#table-root .felt")
     play_until(page, lambda s: s["phase"] == "play" and s["myTurn"] and s["rows"] >= 1)
     seen["table"] = page.evaluate(OVERFLOW)
     page.click("table.sheet tbody.deal-row .sheet-toggle")

@@ -154,3 +154,21 @@ def test_a_card_can_be_chosen_and_played_with_the_keyboard_alone(pages):
         "v => Number(document.getElementById('table-root').dataset.version) > v", arg=before["version"]
     )
     assert chosen in cards and chosen not in state(page)["hand"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_two_and_four_player_tables_with_golden_and_dark_deals_play_through(pages, players):
+    """The club preset: the golden round first (dark at 120), then dark offers; two
+    players choose a talon, four have a resting dealer who scores the talon."""
+    page = pages.new()
+    sign_up(page)
+    open_table_from_lobby(page, players=players, preset="club")
+    for _ in range(players - 1):
+        page.click("#add-bot")
+    page.click("#start-table")
+    page.wait_for_selector("#table-root .felt")
+
+    play_until(page, lambda s: s["rows"] >= players + 1)
+
+    rows = page.locator("table.sheet tbody.deal-row")
+    assert rows.count() >= players + 1 and page.locator("table.sheet .badge.golden").count() >= 1
