@@ -122,6 +122,8 @@ def table_strings() -> dict[str, object]:
         "playing_blind": _("You play dark: your cards stay hidden until the bidding is over."),
         "marriage_declared": _("{name} declares a marriage {suit}: +{value}"),
         "ace_marriage_declared": _("{name} declares the ace marriage: +{value}"),
+        "away_note": _("Your time ran out twice, so a bot is playing for you."),
+        "back_to_play": _("I'm back: let me play"),
         "cards_unseen": _("Your cards lie face down until you decide."),
         "declares_marriage": _("leading it declares a marriage: +{n}"),
         "marriage_hint": _("A card marked +N declares its marriage when you lead it."),

@@ -6,8 +6,8 @@
 // model = {view, table, sheet, pending, online, clock, events, hands (replay: every
 // seat's cards), result}. ctx = {t, send(action), replay}.
 
-import { cardName, cardSvg, cardText, icon, rankOf, sortHand, suitOf, suitSpan } from "./cards.js";
-import { h, replace, signed } from "./dom.js";
+import { cardName, cardSvg, cardText, icon, sortHand, suitOf, suitSpan } from "./cards.js";
+import { h, replace } from "./dom.js";
 import { renderSheet } from "./sheet.js";
 
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
@@ -60,6 +60,8 @@ export function createTable(root, ctx) {
     if (event.key === "ArrowLeft") next = at <= 0 ? cards.length - 1 : at - 1;
     else if (event.key === "ArrowRight") next = at < 0 || at === cards.length - 1 ? 0 : at + 1;
     else if (event.key === "End") next = cards.length - 1;
+    for (const card of cards) card.tabIndex = -1;
+    cards[next].tabIndex = 0;
     cards[next].focus();
     event.preventDefault();
   });
@@ -84,9 +86,13 @@ export function createTable(root, ctx) {
     replace(parts.actions, actions(env));
     parts.actions.hidden = !parts.actions.childElementCount;
     replace(parts.hand, hand(env));
+    // One tab stop for the hand; the arrow keys move between its cards.
+    const playable = [...parts.hand.querySelectorAll("button.card")];
+    const current = playable.find((c) => c === document.activeElement) || playable[0];
+    for (const card of playable) card.tabIndex = card === current ? 0 : -1;
     parts.hand.classList.toggle("has-legal", legal.some((a) => a.type === "play" || a.type === "give"));
     parts.hand.hidden = ctx.replay || view.seat === null || view.seat === view.resting;
-    const sheetKey = JSON.stringify([model.sheet?.length ?? 0, model.table?.seats?.map((s) => s.name)]);
+    const sheetKey = JSON.stringify([model.sheet?.length ?? 0, model.table?.seats?.map((s) => s?.name)]);
     if (sheetKey !== ui.sheetKey) {
       ui.sheetKey = sheetKey;
       replace(parts.sheet, renderSheet(model.sheet, { players: view.players, name: env.name, t, open: ui.sheetOpen }));
@@ -125,9 +131,6 @@ function bar({ model, view, t, name }) {
         view.trump ? [t("trump"), " ", suitSpan(view.trump)] : t("no_trump"),
       ),
     );
-  }
-  if (view.winner !== null && view.winner !== undefined) {
-    items.push(h("span", { class: "bar-item winner" }, t("winner_is", { name: name(view.winner) })));
   }
   return items;
 }
@@ -198,7 +201,7 @@ function seatPanel(env, seat, pos) {
   if (ctx.replay && model.hands) {
     cards = h("div", { class: "open-hand" }, sortHand(model.hands[seat] || []).map((c) => h("span", { class: "mini", title: cardName(c, t) }, cardSvg(c, { small: true }))));
   } else if (seat !== me && view.hand_sizes[seat]) {
-    cards = h("div", { class: "backs", "aria-label": t("cards_n", { n: view.hand_sizes[seat] }) },
+    cards = h("div", { class: "backs", role: "img", "aria-label": t("cards_n", { n: view.hand_sizes[seat] }) },
       h("span", { class: "mini" }, cardSvg(null, { small: true })),
       h("span", { class: "count" }, `×${view.hand_sizes[seat]}`));
   }
@@ -223,7 +226,6 @@ function lastCall(view, seat) {
 
 function center(env) {
   const { model, view, t, name, me } = env;
-  if (view.winner !== null && view.winner !== undefined) return matchOver(env);
   const out = [];
   if (view.phase === "bidding" || view.phase === "dark_decision" || view.phase === "talon") {
     out.push(talonBacks(env));
@@ -323,7 +325,7 @@ function matchOver({ model, view, t, name }) {
 
 function promptText({ view, legal, t, name, model, me, ctx }) {
   if (ctx.replay) return "";
-  if (view.winner !== null && view.winner !== undefined) return t("match_over");
+  if (view.winner !== null && view.winner !== undefined) return "";
   if (model.pending) return t("sending");
   if (view.to_act === null || view.to_act === undefined) return view.phase ? t("waiting_deal") : "";
   if (view.to_act !== me || !legal.length) return t("waiting_for", { name: name(view.to_act) });
@@ -375,7 +377,14 @@ function valuePicker(env, type, quickCount = 4) {
 }
 
 function actions(env) {
-  const { legal, ctx, t, ui, name } = env;
+  const { legal, ctx, t, ui, name, view, model, me } = env;
+  if (view.winner !== null && view.winner !== undefined && !ctx.replay) return [matchOver(env)];
+  const mine = me !== null && me !== undefined ? model.table?.seats?.find((s) => s?.number === me) : null;
+  if (mine?.away && !mine.resigned && ctx.back) {
+    // The clock ran out twice: a bot plays this seat until its player says so.
+    return [h("p", { class: "away-note" }, t("away_note")),
+      h("button", { type: "button", class: "primary", dataset: { key: "back" }, onclick: () => ctx.back() }, t("back_to_play"))];
+  }
   if (!legal.length) return [];
   const out = [];
   const find = (type) => legal.find((a) => a.type === type);
@@ -510,4 +519,3 @@ function tickClock(container, model) {
   }
 }
 
-export { signed, rankOf };

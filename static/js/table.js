@@ -122,8 +122,12 @@ export function startTable(root) {
     if (text) say.timer = setTimeout(() => (notice.hidden = true), 6000);
   }
 
-  const board = createTable(root, {
+  let board = null;
+  const ctx = {
     t,
+    back() {
+      socket.send({ type: "back", id: messageId() });
+    },
     send(action) {
       // Only an action the server listed as legal, sent back exactly as it came.
       if (!state.view || state.pending || !state.online) return;
@@ -136,7 +140,7 @@ export function startTable(root) {
         draw();
       }
     },
-  });
+  };
 
   function settle() {
     state.pending = null;
@@ -144,7 +148,9 @@ export function startTable(root) {
   }
 
   function draw() {
+    // Before the start there is no view: the server draws the waiting room.
     if (!state.view) return;
+    board ??= createTable(root, ctx);
     board.update({ ...state, pending: Boolean(state.pending) });
     root.dataset.version = String(state.version);
     root.dataset.phase = state.view?.phase ?? "";
@@ -263,7 +269,7 @@ export function startTable(root) {
   socket = new TableSocket(`${scheme}://${location.host}${config.ws_path}`, { onMessage, onStatus });
   socket.connect();
   setInterval(() => {
-    board.tick();
+    board?.tick();
     // A message lost on the way: ask for the whole state rather than wait forever.
     if (state.pending && Date.now() - state.sentAt > 10000) {
       settle();
@@ -277,7 +283,7 @@ export function startTable(root) {
   });
   // For tests and for people debugging: the current state, read-only.
   window.thousandTable = { state, socket };
-  return { state, socket, board };
+  return { state, socket };
 }
 
 const root = document.getElementById("table-root");

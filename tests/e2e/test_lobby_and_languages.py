@@ -59,6 +59,7 @@ def test_nothing_overflows_a_390_by_844_phone_screen(pages):
     page.goto("/play/")
     seen["lobby"] = page.evaluate(OVERFLOW)
     open_table_from_lobby(page, players=4)
+    seen["waiting room"] = page.evaluate(OVERFLOW)
     for _ in range(3):
         page.click("#add-bot")
     page.click("#start-table")
