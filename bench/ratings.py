@@ -124,7 +124,7 @@ def schedule(players: int, per_player: int, rng: random.Random) -> list[list[int
 class Played:
     seats: list[int]  # player index by seat
     places: list[int]  # by seat
-    scores: list[int]  # by seat
+    scores: list[int] | None  # by seat; None where the outcome has no scores
 
 
 def generate(rep: int, players: list[Player], per_player: int, heldout: int, workers: int) -> tuple[list[Played], list[Played], float]:
@@ -181,11 +181,14 @@ class EloSystem(System):
         self.games = [0] * players
 
     def update(self, played: Played) -> None:
+        scores = played.scores if self.margin else None
+        # Without scores (the synthetic population) the margin is off altogether.
+        config = self.config if scores is not None else replace(self.config, margin_weight=0.0)
         standings = [
-            elo.Standing(self.ratings[p], self.games[p], played.places[s], float(played.scores[s]) if self.margin else None)
+            elo.Standing(self.ratings[p], self.games[p], played.places[s], None if scores is None else float(scores[s]))
             for s, p in enumerate(played.seats)
         ]
-        for p, change in zip(played.seats, elo.rate(standings, self.config)):
+        for p, change in zip(played.seats, elo.rate(standings, config)):
             self.ratings[p] = change.after
             self.games[p] += 1
 
@@ -317,7 +320,7 @@ def pl_draw(seats: list[int], weights: Sequence[float], rng: random.Random) -> P
     places = [0] * len(seats)
     for rank, s in enumerate(order, start=1):
         places[s] = rank
-    return Played(seats, places, [0] * len(seats))
+    return Played(seats, places, None)
 
 
 def synthetic(args: argparse.Namespace, extra: Sequence[tuple[str, elo.EloConfig]]) -> dict[tuple[str, int], Scores]:

@@ -14,9 +14,11 @@ urlpatterns = [
     path("tournaments/", tournament_list, name="tournaments"),
     path("leaderboards/", leaderboards, name="leaderboards"),
     path("accounts/", include("accounts.urls")),
+    path("", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("accounts.api_urls")),
+    path("api/v1/", include("ratings.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
