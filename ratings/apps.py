@@ -9,7 +9,6 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import match_finished
-
         from ratings.receivers import on_match_finished
 
         match_finished.connect(on_match_finished, dispatch_uid="ratings.on_match_finished")

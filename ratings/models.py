@@ -60,6 +60,9 @@ class Competitor(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return self.name
+
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
@@ -69,9 +72,6 @@ class Competitor(models.Model):
         if self.user is not None:
             return self.user.get_display_name()
         return str(BotLevel(self.bot_level).label) if self.bot_level in BotLevel.values else self.bot_level
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Rating(models.Model):
@@ -137,12 +137,12 @@ class RatingChange(models.Model):
             models.Index(fields=["played_at", "result"], name="ratings_change_time_idx"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.competitor}: {self.before:.0f} → {self.after:.0f} (result {self.result_id})"
+
     @property
     def won(self) -> bool:
         return self.place == 1
-
-    def __str__(self) -> str:
-        return f"{self.competitor}: {self.before:.0f} → {self.after:.0f} (result {self.result_id})"
 
 
 class ResultCorrection(models.Model):

@@ -9,7 +9,6 @@ from django.db import transaction
 
 def on_match_finished(sender: Any, *, result_id: int, **kwargs: Any) -> None:
     from games.models import MatchResult
-
     from ratings.tasks import apply_result
 
     rated = MatchResult.objects.filter(pk=result_id, table__rated=True).exists()

@@ -347,7 +347,7 @@ def _rebuild_ratings(pools: Sequence[int]) -> None:
 
 def _latest_portable(pools: Sequence[int]) -> list[dict[str, Any]]:
     seen: set[tuple[int, int]] = set()
-    out = []
+    out: list[dict[str, Any]] = []
     for row in (
         RatingChange.objects.filter(players__in=pools)
         .order_by("competitor_id", "players", "-played_at", "-result_id")
@@ -356,7 +356,7 @@ def _latest_portable(pools: Sequence[int]) -> list[dict[str, Any]]:
         key = (row["competitor_id"], row["players"])
         if key not in seen:
             seen.add(key)
-            out.append(row)
+            out.append(dict(row))
     return out
 
 

@@ -17,7 +17,6 @@ from ratings.elo import placements as placements_from
 from tests.factories import UserFactory
 
 
-
 @functools.cache
 def played_record(players: int, seed: int) -> tuple[dict[str, Any], tuple[int, ...], int]:
     """A whole match of ``basic`` bots: its record, final scores and winner."""
