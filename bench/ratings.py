@@ -19,7 +19,8 @@ Systems: the issue's plain Elo (K 32, 64 while provisional), the service's defau
 and OpenSkill's Plackett–Luce model (``openskill``; ordered by μ, winner predicted with
 its ``predict_win``).
 
-Part 2, speed (PostgreSQL; needs the ratings models): see ``--speed``.
+Part 2, speed (PostgreSQL): ``--speed`` runs ``bench/ratings_speed.py`` after part 1
+(or run that script alone).
 
 Run: ``python bench/ratings.py`` (a few minutes on 2 cores);
      ``python bench/ratings.py --reps 10 --heldout 400 --synthetic-players 5000`` (bigger);
@@ -379,6 +380,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="an extra Elo configuration, e.g. 'k40:k=40,k_floor=20'")  # fmt: skip
     parser.add_argument("--skip-bots", action="store_true")
     parser.add_argument("--skip-synthetic", action="store_true")
+    parser.add_argument("--speed", action="store_true", help="also part 2 (PostgreSQL; see bench/ratings_speed.py)")
+    parser.add_argument("--speed-args", default="", help="arguments for part 2, e.g. '--worker --players 200000'")
     args = parser.parse_args(argv)
     args.checkpoints = sorted(args.checkpoints)
     workers = max(1, min(args.workers, 2))
@@ -409,7 +412,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"synthetic: {args.synthetic_players} players, θ ~ N(0,1), PL weight exp({args.spread}·θ), "
               f"{args.synthetic_reps} populations, {args.synthetic_heldout} held-out matches each "
               f"({time.perf_counter() - t0:.0f} s)")  # fmt: skip
-        table("Part 1b: synthetic Plackett–Luce population (no scores, so the margin changes nothing)", results, args.checkpoints, names)
+        table("Part 1b: synthetic Plackett–Luce population (no scores, so the margin is off)", results, args.checkpoints, names)
+
+    if args.speed:
+        import shlex
+
+        from bench import ratings_speed
+
+        print()
+        ratings_speed.main(shlex.split(args.speed_args))
 
 
 if __name__ == "__main__":

@@ -75,7 +75,8 @@ class Competitor(models.Model):
 
 
 class Rating(models.Model):
-    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="ratings")
+    # db_index off: the unique (competitor, players) index serves lookups by competitor.
+    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="ratings", db_index=False)
     players = models.PositiveSmallIntegerField(_("players at the table"))
     rating = models.FloatField(_("rating"), default=elo.START_RATING)
     games = models.PositiveIntegerField(_("rated matches"), default=0)
@@ -106,7 +107,8 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="changes")
+    # db_index off: the unique (competitor, result) index serves lookups by competitor.
+    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="changes", db_index=False)
     result = models.ForeignKey("games.MatchResult", on_delete=models.CASCADE, related_name="rating_changes")
     players = models.PositiveSmallIntegerField(_("players at the table"))
     played_at = models.DateTimeField(_("played at"))

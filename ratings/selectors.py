@@ -63,14 +63,18 @@ def _board(board: Board, now: datetime | None = None) -> QuerySet[Rating]:
     if board.period == "active":
         qs = qs.filter(last_played__gte=(now or timezone.now()) - timedelta(days=ACTIVE_DAYS))
     else:
-        qs = qs.filter(games__gt=0)
+        qs = qs.filter(last_played__isnull=False)  # has played; in the index, unlike games
     return qs
 
 
 def _rank_of(board: Board, rating: float, rating_id: int, now: datetime | None = None) -> int:
-    """1 + the rows ahead on the board (a higher rating, or the same and a lower id)."""
-    ahead = _board(board, now).filter(Q(rating__gt=rating) | Q(rating=rating, id__lt=rating_id)).count()
-    return ahead + 1
+    """1 + the rows ahead on the board (a higher rating, or the same and a lower id): one
+    range scan of the board index from the top down to this rating."""
+    ahead = _board(board, now).filter(rating__gte=rating).aggregate(
+        above=Count("id", filter=Q(rating__gt=rating)),
+        level=Count("id", filter=Q(rating=rating, id__lt=rating_id)),
+    )
+    return int(ahead["above"]) + int(ahead["level"]) + 1
 
 
 def _row(r: Rating, rank: int) -> Row:

@@ -63,20 +63,26 @@ class Recomputed:
 # ---------------------------------------------------------------- competitors
 
 
-def competitor_for_seat(*, user_id: int | None, bot_level: str) -> Competitor:
-    """The competitor of a user or a bot level, created on first use (race-safe: a
-    concurrent creation is absorbed by the unique constraints)."""
-    if user_id is not None:
-        lookup: dict[str, Any] = {"user_id": user_id}
-        values: dict[str, Any] = {"user_id": user_id, "bot_level": ""}
-    else:
-        lookup = {"user__isnull": True, "bot_level": bot_level}
-        values = {"user_id": None, "bot_level": bot_level}
-    found = Competitor.objects.filter(**lookup).first()
-    if found is not None:
-        return found
-    Competitor.objects.bulk_create([Competitor(**values)], ignore_conflicts=True)
-    return Competitor.objects.get(**lookup)
+def competitors_for_seats(seats: Sequence[tuple[int | None, str]]) -> dict[tuple[int | None, str], Competitor]:
+    """The competitor of each (user id, bot level) — a user's or a bot level's — created
+    on first use in one insert (race-safe: a concurrent creation is absorbed by the unique
+    constraints)."""
+    keys = {(user_id, "" if user_id is not None else (level or "basic")) for user_id, level in seats}
+
+    def fetch() -> dict[tuple[int | None, str], Competitor]:
+        users = [u for u, _ in keys if u is not None]
+        levels = [lv for u, lv in keys if u is None]
+        found = Competitor.objects.filter(Q(user_id__in=users) | Q(user__isnull=True, bot_level__in=levels))
+        return {(c.user_id, c.bot_level): c for c in found}
+
+    have = fetch()
+    missing = keys - have.keys()
+    if missing:
+        Competitor.objects.bulk_create(
+            [Competitor(user_id=u, bot_level=lv) for u, lv in sorted(missing, key=str)], ignore_conflicts=True
+        )
+        have = fetch()
+    return {(u, lv): have[(u, "" if u is not None else (lv or "basic"))] for u, lv in seats}
 
 
 # ---------------------------------------------------------------- the core step
@@ -113,8 +119,9 @@ def _entries(result: MatchResult, correction: ResultCorrection | None, lines: Se
     if lines is None:
         lines = seat_lines(result.record)
     by_competitor: dict[int, _Entry] = {}
+    competitors = competitors_for_seats([(s.user_id, s.bot_level) for s in seats])
     for seat in seats:
-        competitor = competitor_for_seat(user_id=seat.user_id, bot_level=seat.bot_level or "basic")
+        competitor = competitors[(seat.user_id, seat.bot_level)]
         n = seat.number
         score = None if seat.resigned else float(scores[n])
         entry = by_competitor.get(competitor.pk)
@@ -145,19 +152,18 @@ def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
     """Compute and write the changes of one result; the pool lock is held. Raises
     IntegrityError when the result was processed already (the unique constraint)."""
     players = result.table.players
-    Rating.objects.bulk_create(
-        [
-            Rating(competitor=e.competitor, players=players, is_bot=e.competitor.is_bot, rating=CONFIG.start)
-            for e in entries
-        ],
-        ignore_conflicts=True,
-    )
-    ratings = {
-        r.competitor_id: r
-        for r in Rating.objects.select_for_update().filter(
-            players=players, competitor__in=[e.competitor for e in entries]
+    wanted = Rating.objects.select_for_update().filter(players=players, competitor__in=[e.competitor for e in entries])
+    ratings = {r.competitor_id: r for r in wanted}
+    if len(ratings) < len(entries):
+        Rating.objects.bulk_create(
+            [
+                Rating(competitor=e.competitor, players=players, is_bot=e.competitor.is_bot, rating=CONFIG.start)
+                for e in entries
+                if e.competitor.pk not in ratings
+            ],
+            ignore_conflicts=True,
         )
-    }
+        ratings = {r.competitor_id: r for r in wanted.all()}
     # Every seat is a standing (a bot level's copies each with the level's rating); a
     # competitor's change is the mean over its seats.
     standings: list[elo.Standing] = []
@@ -198,14 +204,23 @@ def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
         r.last_played = max(r.last_played or result.finished_at, result.finished_at)
     with transaction.atomic():  # a savepoint: the duplicate insert fails alone
         RatingChange.objects.bulk_create(rows)
-    Rating.objects.bulk_update(
-        list(ratings.values()), ["rating", "games", "wins", "provisional", "is_bot", "last_played"]
-    )
+    for r in ratings.values():  # three or four plain UPDATEs: cheaper than one bulk_update
+        Rating.objects.filter(pk=r.pk).update(
+            rating=r.rating,
+            games=r.games,
+            wins=r.wins,
+            provisional=r.provisional,
+            is_bot=r.is_bot,
+            last_played=r.last_played,
+        )
     return len(rows)
 
 
 def _correction(result: MatchResult) -> ResultCorrection | None:
-    return ResultCorrection.objects.filter(result=result).first()
+    try:
+        return result.correction
+    except ResultCorrection.DoesNotExist:
+        return None
 
 
 def _eligible(result: MatchResult, correction: ResultCorrection | None) -> bool:
@@ -220,7 +235,7 @@ def rating_apply_result(*, result_id: int) -> Applied:
     Safe to run twice, or on two workers at once: the second run changes nothing."""
     from games.models import MatchResult
 
-    result = MatchResult.objects.select_related("table").get(pk=result_id)
+    result = MatchResult.objects.select_related("table", "correction").get(pk=result_id)
     correction = _correction(result)
     if not _eligible(result, correction):
         return Applied("skipped", result_id)
@@ -279,7 +294,9 @@ def _recompute_locked(*, since: datetime | None, pools: Sequence[int]) -> Recomp
     report.removed, _ = doomed.delete()
     _rebuild_ratings(pools)
 
-    results = MatchResult.objects.select_related("table").filter(table__rated=True, table__players__in=pools)
+    results = MatchResult.objects.select_related("table", "correction").filter(
+        table__rated=True, table__players__in=pools
+    )
     if since is not None:
         results = results.filter(finished_at__gte=since)
     results = results.exclude(correction__annulled=True).order_by("finished_at", "id")
