@@ -289,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--reload", action="store_true", help="redo the bulk load")
     parser.add_argument("--no-plans", dest="plans", action="store_false")
+    parser.add_argument("--skip-processing", action="store_true")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     setup_django(args.db)
@@ -298,8 +299,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         cursor.execute("SELECT version()")
         version = cursor.fetchone()[0].split(",")[0]
     print(f"Part 2: speed on {version} (database {urlsplit(args.db).path.lstrip('/')})")
-    print("processing results:")
-    processing(args)
+    if not args.skip_processing:
+        print("processing results:")
+        processing(args)
     print(f"leaderboard with {args.players:,} players and {args.changes:,} changes:")
     load(args)
     board_queries(args)
