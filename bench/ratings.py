@@ -200,6 +200,52 @@ class EloSystem(System):
         return elo.win_probabilities([self.ratings[p] for p in seats], self.config.scale)
 
 
+class GlickoSystem(System):
+    """A rating deviation (Glicko-1) on the same pairwise decomposition: each match is a
+    rating period of n − 1 pairwise games whose information is shared like K (divided by
+    n − 1, since the games come from one finishing order); RD starts at 350, never falls
+    below ``floor`` and grows by ``c`` a match (skill drifts)."""
+
+    Q = math.log(10) / 400
+
+    def __init__(self, name: str, players: int, floor: float = 50.0, c: float = 10.0) -> None:
+        self.name = name
+        self.ratings = [1500.0] * players
+        self.rd = [350.0] * players
+        self.floor = floor
+        self.c = c
+
+    def _g(self, rd: float) -> float:
+        return 1 / math.sqrt(1 + 3 * self.Q**2 * rd**2 / math.pi**2)
+
+    def update(self, played: Played) -> None:
+        n = len(played.seats)
+        new = []
+        for i, p in enumerate(played.seats):
+            rd = math.sqrt(min(350.0**2, self.rd[p] ** 2 + self.c**2))
+            info = 0.0
+            total = 0.0
+            for j, o in enumerate(played.seats):
+                if i == j:
+                    continue
+                g = self._g(self.rd[o])
+                e = 1 / (1 + 10 ** (-g * (self.ratings[p] - self.ratings[o]) / 400))
+                s = elo.pairwise_result(played.places[i], played.places[j])
+                info += g * g * e * (1 - e) / (n - 1)
+                total += g * (s - e) / (n - 1)
+            var = 1 / (1 / rd**2 + self.Q**2 * info)
+            new.append((p, self.ratings[p] + self.Q * var * total, max(self.floor, math.sqrt(var))))
+        for p, r, d in new:
+            self.ratings[p] = r
+            self.rd[p] = d
+
+    def strength(self, player: int) -> float:
+        return self.ratings[player]
+
+    def win_probabilities(self, seats: Sequence[int]) -> list[float]:
+        return elo.win_probabilities([self.ratings[p] for p in seats])
+
+
 class OpenSkillSystem(System):
     def __init__(self, players: int) -> None:
         from openskill.models import PlackettLuce
@@ -227,6 +273,7 @@ def systems(players: int, extra: Sequence[tuple[str, elo.EloConfig]] = ()) -> li
         EloSystem("plain Elo (K 32/64)", players, elo.PLAIN, margin=False),
         EloSystem("shrinking K (default)", players, elo.DEFAULT, margin=False),
         EloSystem("shrinking K + margin", players, margin),
+        GlickoSystem("rating deviation (Glicko)", players),
         OpenSkillSystem(players),
     ]
     out[3:3] = [EloSystem(name, players, config) for name, config in extra]
