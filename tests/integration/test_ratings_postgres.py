@@ -104,7 +104,7 @@ def test_many_results_on_two_workers_match_a_serial_recompute(on_postgres: None)
 
 
 @pytest.fixture
-def worker(on_postgres: None, redis_url: str, tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+def worker(on_postgres: None, redis_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     """A real Celery worker on the test database and the default queue of this Redis db."""
     db = connection.settings_dict
     database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
@@ -125,7 +125,7 @@ def worker(on_postgres: None, redis_url: str, tmp_path: Path) -> Iterator[subpro
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
     try:
-        yield process
+        yield process, log
     finally:
         process.terminate()
         try:
@@ -133,30 +133,45 @@ def worker(on_postgres: None, redis_url: str, tmp_path: Path) -> Iterator[subpro
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if os.environ.get("RATINGS_TEST_SHOW_WORKER_LOG"):
-            print(log.read_text())
 
 
-def test_a_finished_rated_match_reaches_the_leaderboard_and_the_chart_through_the_worker(
-    worker: subprocess.Popen[bytes], redis_url: str, client: Client
+@pytest.fixture
+def manual_scheduler(settings: Any) -> Iterator[None]:
+    from games import scheduler
+    from games import state as table_state
+
+    settings.GAMES_SCHEDULER = "manual"
+    settings.GAMES_BOT_DELAY = 0
+    scheduler.discard_pending()
+    table_state.clear()
+    yield
+    scheduler.discard_pending()
+    table_state.clear()
+
+
+def test_a_rated_match_at_a_live_table_reaches_the_leaderboard_and_the_chart_through_the_worker(
+    worker: tuple[subprocess.Popen[bytes], Path], redis_url: str, manual_scheduler: None, client: Client
 ) -> None:
+    """The whole path: the games services play a rated table to the end, the result's
+    signal enqueues ``ratings.apply_result`` on Redis, a real worker process applies it."""
     from config.celery import app
-    from games.signals import match_finished
+    from tests.games.helpers import play_to_end, started_table
 
-    ann = UserFactory(username="ann", display_name="Ann")
-    result = finished_match([ann, UserFactory(), "basic"])
+    table, (ann,) = started_table(humans=1, bots=2, players=3, rated=True)
     saved = (app.conf.task_always_eager, app.conf.broker_url)
     app.conf.task_always_eager = False
     app.conf.broker_url = redis_url
     try:
-        match_finished.send(sender=None, result_id=result.pk)
+        play_to_end(table)
     finally:
         app.conf.task_always_eager, app.conf.broker_url = saved
+    process, log = worker
     deadline = time.monotonic() + 60
-    while not RatingChange.objects.filter(result=result).exists():
-        assert worker.poll() is None, "the worker died"
+    while not RatingChange.objects.filter(result__table=table).exists():
+        assert process.poll() is None, f"the worker died; its log:\n{log.read_text()}"
         assert time.monotonic() < deadline, "the worker did not apply the result within 60 s"
         time.sleep(0.2)
     board = client.get("/leaderboards/?provisional=1").content.decode()
-    profile = client.get("/players/ann/").content.decode()
-    assert "Ann" in board and 'class="rating-line" data-players="3"' in profile
+    profile = client.get(f"/players/{ann.username}/").content.decode()
+    assert "ratings.apply_result" in log.read_text()  # the worker ran it, not this process
+    assert ann.get_display_name() in board and 'class="rating-line" data-players="3"' in profile
