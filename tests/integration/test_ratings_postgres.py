@@ -20,6 +20,7 @@ from django.test import Client
 from ratings import services
 from ratings.models import RatingChange
 from tests.factories import UserFactory
+from tests.games.conftest import _manual_scheduler  # noqa: F401  (autouse: bots wait for the test)
 from tests.integration.conftest import unavailable
 from tests.ratings.helpers import finished_match
 
@@ -135,22 +136,8 @@ def worker(on_postgres: None, redis_url: str, tmp_path: Path) -> Iterator[tuple[
             process.wait()
 
 
-@pytest.fixture
-def manual_scheduler(settings: Any) -> Iterator[None]:
-    from games import scheduler
-    from games import state as table_state
-
-    settings.GAMES_SCHEDULER = "manual"
-    settings.GAMES_BOT_DELAY = 0
-    scheduler.discard_pending()
-    table_state.clear()
-    yield
-    scheduler.discard_pending()
-    table_state.clear()
-
-
 def test_a_rated_match_at_a_live_table_reaches_the_leaderboard_and_the_chart_through_the_worker(
-    worker: tuple[subprocess.Popen[bytes], Path], redis_url: str, manual_scheduler: None, client: Client
+    worker: tuple[subprocess.Popen[bytes], Path], redis_url: str, client: Client
 ) -> None:
     """The whole path: the games services play a rated table to the end, the result's
     signal enqueues ``ratings.apply_result`` on Redis, a real worker process applies it."""

@@ -1,28 +1,14 @@
 """A rated match played to the end at a live table (the games services, bots and the
 signal) moves the ratings through the receiver and the task."""
 
-from collections.abc import Iterator
-
 import pytest
 from django.test import Client
 
-from games import scheduler
-from games import state as table_state
 from ratings.models import Rating, RatingChange
+from tests.games.conftest import _manual_scheduler  # noqa: F401  (autouse: bots wait for the test)
 from tests.games.helpers import play_to_end, started_table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _manual_scheduler(settings: pytest.FixtureRequest) -> Iterator[None]:
-    settings.GAMES_SCHEDULER = "manual"  # type: ignore[attr-defined]
-    settings.GAMES_BOT_DELAY = 0  # type: ignore[attr-defined]
-    scheduler.discard_pending()
-    table_state.clear()
-    yield
-    scheduler.discard_pending()
-    table_state.clear()
 
 
 def test_a_finished_rated_table_updates_the_leaderboard_and_the_chart(client: Client) -> None:
