@@ -22,6 +22,10 @@ class Series:
     label: str
     points: Sequence[tuple[datetime, float]]  # oldest first
 
+    @property
+    def colour(self) -> str:
+        return COLOURS.get(self.players, "#333")
+
 
 def _nice_step(span: float) -> float:
     for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
@@ -77,7 +81,7 @@ def rating_chart_svg(series: Sequence[Series], *, title: str, empty_text: str) -
         f'<text x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 8}" text-anchor="end" font-size="11" fill="#555">{last:%Y-%m-%d}</text>'
     )
     for s in drawn:
-        colour = COLOURS.get(s.players, "#333")
+        colour = s.colour
         coords = " ".join(f"{x(t.timestamp()):.1f},{y(v):.1f}" for t, v in s.points)
         parts.append(
             f'<polyline class="rating-line" data-players="{s.players}" fill="none" stroke="{colour}" '
