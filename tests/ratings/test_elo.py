@@ -214,3 +214,18 @@ def test_equal_k_factors_make_a_zero_sum_match(standings: list[Standing], config
 @given(st.lists(ratings, min_size=2, max_size=4))
 def test_win_probabilities_add_up_to_one(rs: list[float]) -> None:
     assert math.fsum(elo.win_probabilities(rs)) == pytest.approx(1.0)
+
+
+def test_the_math_loads_no_web_framework() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import ratings.elo, ratings.lines, ratings.chart, sys; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('django', 'channels', 'celery', 'rest_framework')))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
