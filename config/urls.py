@@ -23,9 +23,11 @@ urlpatterns = [
     path("leaderboards/", leaderboards, name="leaderboards"),
     path("accounts/", include("accounts.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
+    path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
+    path("api/v1/", include("ratings.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
