@@ -98,8 +98,13 @@ def next_dealing(table: Table, state: table_state.TableState | None) -> dict[str
     if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
         return None
     number = 0 if state is None else state.dealing + 1
-    row = Dealing.objects.filter(table_id=table.pk, number=number).values("number", "commitment").first()
-    return dict(row) if row is not None else None
+    if state is not None and state.next_dealing is not None and state.next_dealing["number"] == number:
+        return state.next_dealing
+    row = Dealing.objects.filter(table_id=table.pk, number=number).values("number", "commitment").order_by().first()
+    found = dict(row) if row is not None else None
+    if state is not None:
+        state.next_dealing = found
+    return found
 
 
 def dealing_revealed(dealing: Dealing) -> dict[str, Any]:

@@ -442,7 +442,8 @@ def _deal_next(table: Table, state: table_state.TableState, now: Any) -> list[An
     dealing.dealer = state.match.deal.dealer if state.match.deal is not None else None
     dealing.dealt_at = now
     dealing.save(update_fields=["dealer", "dealt_at"])
-    _dealing_create(table, number + 1)
+    upcoming = _dealing_create(table, number + 1)
+    state.next_dealing = {"number": upcoming.number, "commitment": upcoming.commitment}
     return events
 
 

@@ -8,7 +8,7 @@ seat's hand, a closed talon, the unused two-player talon or the deck order.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -58,18 +58,57 @@ class View:
     legal: tuple[Action, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["options"] = self.options.to_dict()
-        data["played_tricks"] = [[[s, str(c)] for s, c in t] for t in self.played_tricks]
-        data["hand"] = None if self.hand is None else [str(c) for c in self.hand]
-        data["talon"] = None if self.talon is None else [str(c) for c in self.talon]
-        data["given_to_me"] = None if self.given_to_me is None else str(self.given_to_me)
-        data["given_by_me"] = [[to, str(c)] for to, c in self.given_by_me]
-        data["trick"] = [[s, str(c)] for s, c in self.trick]
-        data["last_trick"] = [[s, str(c)] for s, c in self.last_trick]
-        data["bids"] = [list(b) for b in self.bids]
-        data["legal"] = [a.to_dict() for a in self.legal]
-        return data
+        """The view as JSON-ready data. Written out field by field: ``dataclasses.asdict``
+        recursed through every tuple and cost several times as much, and the live tables
+        build a view for every seat after every action."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "options": _options_dict(self.options),
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "resting": self.resting,
+            "to_act": self.to_act,
+            "scores": self.scores,
+            "bolts": self.bolts,
+            "barrel": self.barrel,
+            "barrel_attempts": self.barrel_attempts,
+            "winner": self.winner,
+            "golden": self.golden,
+            "dark": self.dark,
+            "bids": [list(b) for b in self.bids],
+            "bid": self.bid,
+            "declarer": self.declarer,
+            "contract": self.contract,
+            "trump": self.trump,
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "hand_sizes": self.hand_sizes,
+            "talon": None if self.talon is None else [str(c) for c in self.talon],
+            "talon_taken": self.talon_taken,
+            "given_to_me": None if self.given_to_me is None else str(self.given_to_me),
+            "given_by_me": [[to, str(c)] for to, c in self.given_by_me],
+            "forced": self.forced,
+            "passed": self.passed,
+            "trick": [[s, str(c)] for s, c in self.trick],
+            "last_trick": [[s, str(c)] for s, c in self.last_trick],
+            "played_tricks": [[[s, str(c)] for s, c in t] for t in self.played_tricks],
+            "tricks": self.tricks,
+            "card_points": self.card_points,
+            "marriages": self.marriages,
+            "legal": [a.to_dict() for a in self.legal],
+        }
+
+
+_OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
+
+
+def _options_dict(options: Options) -> dict[str, Any]:
+    """``options.to_dict()``, once per distinct options (they are frozen); a fresh copy
+    each time, so a caller may change it."""
+    cached = _OPTIONS_DICTS.get(options)
+    if cached is None:
+        cached = _OPTIONS_DICTS[options] = options.to_dict()
+    return dict(cached)
 
 
 def _cards_of(mask: int) -> tuple[Card, ...]:
