@@ -187,6 +187,6 @@ def match_record_export(*, table_id: int) -> dict[str, Any]:
     cards still in play)."""
     result = MatchResult.objects.filter(table_id=table_id).first()
     if result is None:
-        raise errors.NotPlaying("the match has no record until it is finished")
+        raise errors.NotFinished("the match has no record until it is finished")
     return result.record
 

@@ -99,6 +99,43 @@ class View:
         }
 
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> View:
+        """The inverse of :meth:`to_dict`: a view received as JSON (over the websocket)
+        back as a View, so that a bot can decide from it."""
+        from .actions import action_from_dict
+        from .cards import parse_card
+
+        def cards(items: Any) -> tuple[Card, ...] | None:
+            return None if items is None else tuple(parse_card(c) for c in items)
+
+        def seated(items: Any) -> tuple[tuple[int, Card], ...]:
+            return tuple((int(s), parse_card(c)) for s, c in items)
+
+        return cls(
+            **{
+                **data,
+                "options": Options.from_dict(data["options"]),
+                "scores": tuple(data["scores"]),
+                "bolts": tuple(data["bolts"]),
+                "bids": tuple((b[0], b[1]) for b in data["bids"]),
+                "hand": cards(data["hand"]),
+                "hand_sizes": tuple(data["hand_sizes"]),
+                "talon": cards(data["talon"]),
+                "given_to_me": None if data["given_to_me"] is None else parse_card(data["given_to_me"]),
+                "given_by_me": seated(data["given_by_me"]),
+                "passed": tuple(data["passed"]),
+                "trick": seated(data["trick"]),
+                "last_trick": seated(data["last_trick"]),
+                "played_tricks": tuple(seated(t) for t in data["played_tricks"]),
+                "tricks": tuple(data["tricks"]),
+                "card_points": tuple(data["card_points"]),
+                "marriages": tuple(data["marriages"]),
+                "legal": tuple(action_from_dict(a) for a in data["legal"]),
+            }
+        )
+
+
 _OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
 
 
