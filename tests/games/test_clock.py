@@ -29,7 +29,7 @@ def expire(table: Table) -> int:
 
 
 def test_a_deadline_in_the_future_plays_nothing() -> None:
-    table, _ = people_table()
+    _table, _ = people_table()
     with committed():
         assert services.clocks_sweep() == 0
 

@@ -9,12 +9,12 @@ import json
 import os
 import subprocess
 import sys
+import urllib.request
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
-import urllib.request
 import websockets
 
 from tests.games.test_servers import ORIGIN, ROOT, Process, free_port, wait_for_port
