@@ -4,8 +4,9 @@ Hundreds of whole matches (2, 3 and 4 players, random options) are played throug
 service path; every message the service sends through the channel layer is captured
 from each seat's and the spectators' group and checked against the true deal (the
 engine's own state): another player's cards, a talon not shown, the unused two-player
-talon, or the server seed of a dealing not yet ended must never appear. Every deal of
-every finished match then verifies against its fair-dealing commitment.
+talon, or the server seed of a dealing not yet ended must never appear. The action log
+of every finished match replays to its stored result, and every deal of the finished
+matches verifies against its fair-dealing commitment.
 """
 
 from __future__ import annotations
@@ -133,6 +134,21 @@ def check(table: Table, messages: list[tuple[int | None, str]], secrets_now: set
         state.lock.release()
 
 
+def assert_log_replays_to_the_result(table: Table) -> None:
+    """The action log (with the dealings' seeds) and the record both replay, with a
+    fresh engine, to the stored result."""
+    result = MatchResult.objects.get(table=table)
+    table_state.forget(table.pk)
+    state = table_state.acquire(table)
+    try:
+        from_log = (list(state.match.scores), state.match.winner)
+    finally:
+        state.lock.release()
+    from_record = Match.from_record(result.record)
+    stored = (result.final_scores, result.winner_seat)
+    assert from_log == stored == (list(from_record.scores), from_record.winner)
+
+
 def play_match(rng: random.Random) -> tuple[Table, int]:
     params = random_options(rng)
     players = params["players"]
@@ -155,6 +171,7 @@ def play_match(rng: random.Random) -> tuple[Table, int]:
             )
         checked += check(table, messages, secrets_now)
         if table.status != Table.Status.PLAYING:
+            assert_log_replays_to_the_result(table)
             return table, checked
         with committed():
             if scheduler.run_pending(limit=1):
