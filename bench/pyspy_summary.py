@@ -18,7 +18,10 @@ from pathlib import Path
 # Groups, checked in order against each frame of a stack (the first match wins, so a
 # sample is counted once, in the innermost group its stack passes through).
 GROUPS: list[tuple[str, re.Pattern[str]]] = [
-    ("engine views (View.to_dict, match.view)", re.compile(r"\((?:games/engine/views\.py)|to_dict \(games/engine")),
+    (
+        "engine views (View.to_dict, match.view)",
+        re.compile(r"\((?:games/engine/views\.py)|to_dict \(games/engine"),
+    ),
     ("engine apply / legal", re.compile(r"games/engine/")),
     ("json encode/decode", re.compile(r"\(json/")),
     ("psycopg (database driver)", re.compile(r"psycopg")),
@@ -31,7 +34,9 @@ GROUPS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 LINE = re.compile(r":\d+\)")  # functions, not lines
-IDLE = re.compile(r"select \(selectors\.py|run_forever|_run_once|epoll|wait \(threading\.py|_worker \(concurrent")
+IDLE = re.compile(
+    r"select \(selectors\.py|run_forever|_run_once|epoll|wait \(threading\.py|_worker \(concurrent"
+)
 
 
 def load(paths: list[str]) -> Counter[str]:
@@ -68,7 +73,10 @@ def summary(stacks: Counter[str], top: int) -> str:
         else:
             groups["other"] += count
     busy = total - idle
-    out = [f"{total} samples, {busy} busy ({100 * busy / total:.0f}%), {idle} idle in the event loop or a pool wait", ""]
+    out = [
+        f"{total} samples, {busy} busy ({100 * busy / total:.0f}%), {idle} idle in the event loop or a pool wait",
+        "",
+    ]
     out.append("busy samples by group (innermost match):")
     for name, count in groups.most_common():
         out.append(f"  {100 * count / max(1, busy):5.1f}%  {name}")

@@ -78,6 +78,7 @@ class Spec:
     stall: float
     seed: int
     deflate: bool
+    target: int
 
 
 @dataclass
@@ -131,7 +132,10 @@ class LoadGen:
             try:
                 return await websockets.connect(
                     url,
-                    additional_headers={"Authorization": f"Token {play.tokens[seat]}", "Origin": base},
+                    additional_headers={
+                        "Authorization": f"Token {play.tokens[seat]}",
+                        "Origin": base,
+                    },
                     compression="deflate" if self.spec.deflate else None,
                     proxy=None,
                     max_size=2**22,
@@ -160,7 +164,9 @@ class LoadGen:
                 if kind == "update" or kind == "state":
                     version = msg["version"]
                     if kind == "state":
-                        if self.start <= now <= self.end:
+                        # The first frame of a connection is its state; any other state
+                        # (after stale_version, sync or a seat change) is unexpected here.
+                        if seen >= 0 and self.start <= now <= self.end:
                             self.states_in_window += 1
                     else:
                         if seen >= 0 and version != seen + 1:
@@ -191,7 +197,14 @@ class LoadGen:
             await self.go.wait()
         if self.spec.think:
             await asyncio.sleep(self.spec.think)
-        text = json.dumps({"type": "action", "id": f"{play.table_id}-{version}", "version": version, "action": action})
+        text = json.dumps(
+            {
+                "type": "action",
+                "id": f"{play.table_id}-{version}",
+                "version": version,
+                "action": action,
+            }
+        )
         play.sent[version + 1] = time.monotonic()
         self.sends += 1
         try:
@@ -235,7 +248,9 @@ class LoadGen:
 
     # -- a new table for the players of a finished one (REST API) ------------------------
 
-    def rest(self, base: str, token: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def rest(
+        self, base: str, token: str, path: str, body: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         request = urllib.request.Request(
             base + path,
             data=json.dumps(body or {}).encode(),
@@ -243,11 +258,14 @@ class LoadGen:
             method="POST",
         )
         with self.opener.open(request, timeout=30) as response:
-            return json.loads(response.read())  # type: ignore[no-any-return]
+            return json.loads(response.read())
 
     def new_table(self, tokens: list[str]) -> int:
         base = self.spec.base_urls[0]
-        table = self.rest(base, tokens[0], "/api/v1/tables/", {"players": 3, "move_seconds": 600})
+        body: dict[str, Any] = {"players": 3, "move_seconds": 600}
+        if self.spec.target:
+            body["options"] = {"target": self.spec.target, "barrel": False}
+        table = self.rest(base, tokens[0], "/api/v1/tables/", body)
         for token in tokens[1:]:
             self.rest(base, token, f"/api/v1/tables/{table['id']}/join/")
         self.rest(base, tokens[0], f"/api/v1/tables/{table['id']}/start/")
@@ -271,7 +289,9 @@ class LoadGen:
         self.connections += 3
         self.plays.append(play)
         loop = asyncio.get_running_loop()
-        play.tasks = [loop.create_task(self.client(play, seat, ws)) for seat, ws in enumerate(sockets)]
+        play.tasks = [
+            loop.create_task(self.client(play, seat, ws)) for seat, ws in enumerate(sockets)
+        ]
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -314,9 +334,9 @@ class LoadGen:
         await asyncio.sleep(self.spec.warmup + self.spec.window + 0.6)
         await watcher
         for play in self.plays:
-            # A table counts as stalled if it went ``stall`` seconds without progress in the
-            # window, unless its match was won (its players then moved to a new table).
-            if play.max_gap >= self.spec.stall and not (play.over and play.max_gap < self.spec.stall):
+            # Stalled: ``stall`` seconds without progress seen in the window (a won table
+            # stops counting: its players have moved to a new one).
+            if play.max_gap >= self.spec.stall:
                 self.stalled.add(play.table_id)
         result = {
             "tables": len(self.spec.tables),
@@ -420,13 +440,17 @@ def _wait_http(url: str, proc: subprocess.Popen[Any], log: Path, timeout: float 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server exited (code {proc.returncode}); its log:\n{_tail(log)}")
+            raise RuntimeError(
+                f"the server exited (code {proc.returncode}); its log:\n{_tail(log)}"
+            )
         try:
             with opener.open(url, timeout=2):
                 return
         except Exception:
             time.sleep(0.3)
-    raise RuntimeError(f"the server did not answer {url} in {timeout:.0f} s; its log:\n{_tail(log)}")
+    raise RuntimeError(
+        f"the server did not answer {url} in {timeout:.0f} s; its log:\n{_tail(log)}"
+    )
 
 
 def _tail(path: Path, lines: int = 30) -> str:
@@ -478,7 +502,7 @@ def _machine_busy() -> tuple[float, float]:
 def _connections_per_process(port_pids: dict[int, list[int]]) -> dict[int, int]:
     """Established TCP connections accepted on each server port, by the process (leader
     pid of the server worker) that holds them: how the kernel spread the clients."""
-    ports = {p for p in port_pids}
+    ports = set(port_pids)
     inodes: dict[str, int] = {}
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(OSError):
@@ -532,13 +556,20 @@ class Bench:
         parts = urlsplit(self.args.database_url)
         name = parts.path.lstrip("/")
         if not name.startswith("thousand_bench"):
-            raise SystemExit(f"refusing to drop {name!r}: the bench database's name starts with thousand_bench")
+            raise SystemExit(
+                f"refusing to drop {name!r}: the bench database's name starts with thousand_bench"
+            )
         admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
         with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=self.env, check=True
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
         )
         import redis
 
@@ -576,7 +607,8 @@ class Bench:
         out = []
         for i in range(n):
             a, b, c = self.users[3 * i : 3 * i + 3]
-            table = services.table_create(user=a, players=3, move_seconds=600)
+            options = {"target": self.args.target, "barrel": False} if self.args.target else None
+            table = services.table_create(user=a, players=3, move_seconds=600, options=options)
             services.table_join(table=table, user=b)
             services.table_join(table=table, user=c)
             services.table_start(table=table, user=a)
@@ -589,7 +621,9 @@ class Bench:
         from games import services
         from games.models import Table
 
-        for table_id in Table.objects.filter(status=Table.Status.PLAYING).values_list("pk", flat=True):
+        for table_id in Table.objects.filter(status=Table.Status.PLAYING).values_list(
+            "pk", flat=True
+        ):
             with contextlib.suppress(Exception):
                 services.table_abandon(table=table_id)
 
@@ -606,8 +640,21 @@ class Bench:
         if self.args.server == "workers" or workers == 1:
             port = _free_port()
             log = self.tmp / f"uvicorn-{port}.log"
-            args = uvicorn + ["--port", str(port)] + (["--workers", str(workers)] if workers > 1 else [])
-            server.append(self.children.start("uvicorn", args, cwd=ROOT, env=self.env, stdout=log.open("w"), stderr=subprocess.STDOUT))
+            args = (
+                uvicorn
+                + ["--port", str(port)]
+                + (["--workers", str(workers)] if workers > 1 else [])
+            )
+            server.append(
+                self.children.start(
+                    "uvicorn",
+                    args,
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=log.open("w"),
+                    stderr=subprocess.STDOUT,
+                )
+            )
             bases.append(f"http://127.0.0.1:{port}")
         else:
             for _ in range(workers):
@@ -615,8 +662,12 @@ class Bench:
                 log = self.tmp / f"uvicorn-{port}.log"
                 server.append(
                     self.children.start(
-                        "uvicorn", uvicorn + ["--port", str(port)], cwd=ROOT, env=self.env,
-                        stdout=log.open("w"), stderr=subprocess.STDOUT,
+                        "uvicorn",
+                        uvicorn + ["--port", str(port)],
+                        cwd=ROOT,
+                        env=self.env,
+                        stdout=log.open("w"),
+                        stderr=subprocess.STDOUT,
                     )
                 )
                 bases.append(f"http://127.0.0.1:{port}")
@@ -626,17 +677,41 @@ class Bench:
             others.append(
                 self.children.start(
                     "celery worker",
-                    [py, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING", "--concurrency=1"],
-                    cwd=ROOT, env=self.env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                    [
+                        py,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "config",
+                        "worker",
+                        "--loglevel=WARNING",
+                        "--concurrency=1",
+                    ],
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=log.open("w"),
+                    stderr=subprocess.STDOUT,
                 )
             )
             log = self.tmp / "beat.log"
             others.append(
                 self.children.start(
                     "celery beat",
-                    [py, "-m", "celery", "-A", "config", "beat", "--loglevel=WARNING",
-                     "--schedule", str(self.tmp / "beat-schedule")],
-                    cwd=ROOT, env=self.env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                    [
+                        py,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "config",
+                        "beat",
+                        "--loglevel=WARNING",
+                        "--schedule",
+                        str(self.tmp / "beat-schedule"),
+                    ],
+                    cwd=ROOT,
+                    env=self.env,
+                    stdout=log.open("w"),
+                    stderr=subprocess.STDOUT,
                 )
             )
         for proc, base in zip(server, bases, strict=True):
@@ -655,7 +730,9 @@ class Bench:
 
     # -- one configuration ----------------------------------------------------------------------
 
-    def measure(self, stack: Stack, n: int, think: float, workers: int, label: str) -> dict[str, Any]:
+    def measure(
+        self, stack: Stack, n: int, think: float, workers: int, label: str
+    ) -> dict[str, Any]:
         t_setup = time.monotonic()
         tables = self.tables(n)
         setup_seconds = time.monotonic() - t_setup
@@ -671,6 +748,7 @@ class Bench:
                 stall=self.args.stall,
                 seed=self.args.seed * 1000 + g,
                 deflate=self.args.deflate,
+                target=self.args.target,
             )
             path = self.tmp / f"spec-{label}-{g}.json"
             path.write_text(json.dumps(spec.__dict__))
@@ -678,8 +756,11 @@ class Bench:
                 self.children.start(
                     "load generator",
                     [sys.executable, str(Path(__file__).resolve()), "--loadgen", str(path)],
-                    cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=(self.tmp / f"loadgen-{label}-{g}.log").open("w"), text=True,
+                    cwd=ROOT,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=(self.tmp / f"loadgen-{label}-{g}.log").open("w"),
+                    text=True,
                 )
             )
         connect = []
@@ -697,11 +778,21 @@ class Bench:
         server = self.server_pids(stack)
         others = [p for proc in stack.others for p in _descendants(proc.pid)]
         gen_pids = [p.pid for p in procs]
-        before = (_cpu_seconds(server), _cpu_seconds(others), _cpu_seconds(gen_pids), _machine_busy())
+        before = (
+            _cpu_seconds(server),
+            _cpu_seconds(others),
+            _cpu_seconds(gen_pids),
+            _machine_busy(),
+        )
         if self.args.py_spy and label == self.args.profile:
             self.profile(server, label)
         time.sleep(self.args.window)
-        after = (_cpu_seconds(server), _cpu_seconds(others), _cpu_seconds(gen_pids), _machine_busy())
+        after = (
+            _cpu_seconds(server),
+            _cpu_seconds(others),
+            _cpu_seconds(gen_pids),
+            _machine_busy(),
+        )
         results = []
         for proc in procs:
             line = _readline(proc, self.args.window + 60)
@@ -710,7 +801,11 @@ class Bench:
             self.children.stop(proc)
         self.tidy()
         window = self.args.window
-        busy = (after[3][0] - before[3][0]) / max(1, after[3][1] - before[3][1]) * (os.cpu_count() or 1)
+        busy = (
+            (after[3][0] - before[3][0])
+            / max(1, after[3][1] - before[3][1])
+            * (os.cpu_count() or 1)
+        )
         lat = sorted(x for r in results for x in r["latencies"])
         errors: dict[str, int] = {}
         for r in results:
@@ -735,6 +830,9 @@ class Bench:
             "gaps": sum(r["gaps"] for r in results),
             "connect_retries": sum(r["connect_retries"] for r in results),
             "cpu_server": (after[0] - before[0]) / window,
+            "cpu_ms_per_action": 1000
+            * (after[0] - before[0])
+            / max(1, sum(r["completed"] for r in results)),
             "cpu_celery": (after[1] - before[1]) / window,
             "cpu_loadgen": (after[2] - before[2]) / window,
             "cpu_machine": busy,
@@ -746,16 +844,36 @@ class Bench:
 
     def profile(self, pids: list[int], label: str) -> None:
         """py-spy on each server worker for the window (not a project dependency: pass its
-        path with --py-spy). Raw collapsed stacks land in the temp folder."""
+        path with --py-spy). ``--gil``: only the thread holding the GIL is sampled, so the
+        samples show where the process spends CPU in Python (waits on PostgreSQL, Redis or
+        the sockets are not counted). Raw collapsed stacks land in the temp folder;
+        ``bench/pyspy_summary.py`` sums them up."""
         for pid in pids:
-            if not Path(f"/proc/{pid}/cmdline").read_bytes().count(b"uvicorn") and not _is_worker(pid):
+            if not Path(f"/proc/{pid}/cmdline").read_bytes().count(b"uvicorn") and not _is_worker(
+                pid
+            ):
                 continue
             out = self.tmp / f"py-spy-{label}-{pid}.txt"
             self.children.start(
                 "py-spy",
-                [self.args.py_spy, "record", "--pid", str(pid), "--duration", str(int(self.args.window)),
-                 "--rate", "200", "--format", "raw", "--output", str(out), "--nonblocking"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    self.args.py_spy,
+                    "record",
+                    "--pid",
+                    str(pid),
+                    "--duration",
+                    str(int(self.args.window)),
+                    "--rate",
+                    "200",
+                    "--gil",
+                    "--format",
+                    "raw",
+                    "--output",
+                    str(out),
+                    "--nonblocking",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             print(f"  py-spy on {pid} -> {out}", flush=True)
 
@@ -763,7 +881,10 @@ class Bench:
 
     def run(self) -> list[dict[str, Any]]:
         args = self.args
-        print(f"[bench] database {args.database_url}, redis {args.redis_url}; logs in {self.tmp}", flush=True)
+        print(
+            f"[bench] database {args.database_url}, redis {args.redis_url}; logs in {self.tmp}",
+            flush=True,
+        )
         self.database()
         self.django()
         plans: list[tuple[int, int, float]] = []  # (workers, tables, think)
@@ -879,15 +1000,15 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
         f"permessage-deflate {'on' if args.deflate else 'off'}",
         f"windows: {args.warmup:g} s warm-up, {args.window:g} s measured; stalled = no progress for {args.stall:g} s",
         "",
-        "| tables | think | ASGI procs | actions/s | p50 ms | p99 ms | max ms | stalled | matches won | errors | CPU/s server | CPU/s loadgen | CPU/s machine | conns per proc |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
+        "| tables | think | ASGI procs | actions/s | p50 ms | p99 ms | max ms | stalled | matches won | errors | server CPU ms/action | CPU/s server | CPU/s loadgen | CPU/s machine | conns per proc |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "0"
         lines.append(
             f"| {r['tables']} | {r['think']:g} s | {r['workers']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
             f"{r['p99_ms']:.1f} | {r['max_ms']:.0f} | {r['stalled']} | {r['finished']} | {errors} | "
-            f"{r['cpu_server']:.2f} | {r['cpu_loadgen']:.2f} | {r['cpu_machine']:.2f} | "
+            f"{r['cpu_ms_per_action']:.1f} | {r['cpu_server']:.2f} | {r['cpu_loadgen']:.2f} | {r['cpu_machine']:.2f} | "
             f"{'/'.join(str(x) for x in r['spread'])} |"
         )
     lines.append("")
@@ -906,38 +1027,77 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
             f"{r['replaced']} new tables for winners' players, Celery CPU/s {r['cpu_celery']:.2f}"
             + (f"; {'; '.join(extra)}" if extra else "")
         )
-    bar = [r for r in rows if r["tables"] == 300 and r["think"] == 0 and r["workers"] == args.workers]
+    bar = [
+        r for r in rows if r["tables"] == 300 and r["think"] == 0 and r["workers"] == args.workers
+    ]
     if bar:
         r = bar[0]
         ok = r["actions_per_s"] >= 600 and r["stalled"] == 0
-        lines.append(f"bar, 300 tables closed loop: >= 600 actions/s and none stalled: {'met' if ok else 'NOT met'}")
+        lines.append(
+            f"bar, 300 tables closed loop: >= 600 actions/s and none stalled: {'met' if ok else 'NOT met'}"
+        )
     think = [r for r in rows if r["think"] > 0 and r["workers"] == args.workers]
     if think:
         worst = max(r["p99_ms"] for r in think)
-        lines.append(f"bar, think time p99 <= 100 ms: {'met' if worst <= 100 else 'NOT met'} (worst {worst:.1f} ms)")
+        lines.append(
+            f"bar, think time p99 <= 100 ms: {'met' if worst <= 100 else 'NOT met'} (worst {worst:.1f} ms)"
+        )
     return "\n".join(lines)
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--tables", default="10,100,300", help="table counts (comma-separated)")
     p.add_argument("--think", default="0,1", help="think times in seconds (0 = closed loop)")
-    p.add_argument("--one-worker", default="300", help="table counts to run again, closed loop, with one ASGI process ('' for none)")
+    p.add_argument(
+        "--one-worker",
+        default="300",
+        help="table counts to run again, closed loop, with one ASGI process ('' for none)",
+    )
     p.add_argument("--workers", type=int, default=2, help="ASGI worker processes")
-    p.add_argument("--server", choices=("workers", "ports"), default="workers",
-                   help="'workers': uvicorn --workers N on one port; 'ports': N uvicorn processes on N ports")
+    p.add_argument(
+        "--server",
+        choices=("workers", "ports"),
+        default="ports",
+        help="'ports' (default): N uvicorn processes on N ports, each table's three clients "
+        "spread over them round-robin (as a load balancer would); 'workers': uvicorn --workers N "
+        "on one port, the kernel spreads the connections (unevenly: see docs/benchmarks.md)",
+    )
     p.add_argument("--loadgens", type=int, default=1, help="load-generator processes")
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--window", type=float, default=15.0)
     p.add_argument("--stall", type=float, default=STALL_SECONDS)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--deflate", action=argparse.BooleanOptionalAction, default=True,
-                   help="permessage-deflate on the websockets (browsers use it; default on)")
+    p.add_argument(
+        "--deflate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="permessage-deflate on the websockets (browsers use it; default on)",
+    )
+    p.add_argument(
+        "--target",
+        type=int,
+        default=0,
+        help="short matches: to this many points, without the barrel (random players never reach 1000)",
+    )
     p.add_argument("--no-celery", action="store_true", help="without the Celery worker and beat")
-    p.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/thousand_bench"))
-    p.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/6"))
-    p.add_argument("--py-spy", default="", help="path of a py-spy binary: profile the server during --profile")
-    p.add_argument("--profile", default="300t-closed-2w", help="the configuration to profile (its label)")
+    p.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/thousand_bench"
+        ),
+    )
+    p.add_argument(
+        "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/6")
+    )
+    p.add_argument(
+        "--py-spy", default="", help="path of a py-spy binary: profile the server during --profile"
+    )
+    p.add_argument(
+        "--profile", default="300t-closed-2w", help="the configuration to profile (its label)"
+    )
     args = p.parse_args(argv)
     args.tables = [int(x) for x in args.tables.split(",") if x.strip()]
     args.think = [float(x) for x in args.think.split(",") if x.strip()]
