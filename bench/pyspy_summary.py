@@ -33,7 +33,7 @@ GROUPS: list[tuple[str, re.Pattern[str]]] = [
     ("uvicorn", re.compile(r"uvicorn/")),
 ]
 
-LINE = re.compile(r":\d+\)")  # functions, not lines
+LINE = re.compile(r" \((?!games/)([^:()]+):\d+\)")  # functions, not lines (but lines of games/)
 IDLE = re.compile(
     r"select \(selectors\.py|run_forever|_run_once|epoll|wait \(threading\.py|_worker \(concurrent"
 )
@@ -45,7 +45,7 @@ def load(paths: list[str]) -> Counter[str]:
         for line in Path(path).read_text(errors="replace").splitlines():
             stack, _, count = line.rpartition(" ")
             if stack and count.isdigit():
-                stacks[LINE.sub(")", stack)] += int(count)
+                stacks[LINE.sub(r" (\1)", stack)] += int(count)
     return stacks
 
 
@@ -77,9 +77,14 @@ def summary(stacks: Counter[str], top: int) -> str:
         f"{total} samples, {busy} busy ({100 * busy / total:.0f}%), {idle} idle in the event loop or a pool wait",
         "",
     ]
-    out.append("busy samples by group (innermost match):")
+    out.append("busy samples by group (the innermost frame that matches decides):")
     for name, count in groups.most_common():
         out.append(f"  {100 * count / max(1, busy):5.1f}%  {name}")
+    out.append("")
+    out.append("the project's own lines (games/), inclusive (% of busy samples):")
+    for frame, count in inclusive.most_common():
+        if "(games/" in frame and count / max(1, busy) >= 0.01:
+            out.append(f"  {100 * count / max(1, busy):5.1f}%  {frame}")
     out.append("")
     out.append(f"top {top} functions, inclusive (% of busy samples):")
     for frame, count in inclusive.most_common(top + 10)[: top + 10]:

@@ -91,6 +91,7 @@ class Play:
     sent: dict[int, float] = field(default_factory=dict)  # version expected -> send time
     last_progress: float = 0.0
     max_gap: float = 0.0
+    moved: bool = False  # progress seen inside the window
     over: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -232,8 +233,9 @@ class LoadGen:
 
     def progress(self, play: Play, now: float) -> None:
         gap = now - max(play.last_progress, self.t_go)
-        if gap > play.max_gap and now >= self.start:
-            play.max_gap = gap
+        if now >= self.start:
+            play.max_gap = max(play.max_gap, gap)
+            play.moved = play.moved or now <= self.end
         play.last_progress = now
 
     def match_over(self, play: Play) -> None:
@@ -354,6 +356,7 @@ class LoadGen:
             "replace_failures": self.replace_failures[:5],
             "connect_retries": len(self.connect_failures),
             "stalled": sorted(self.stalled),
+            "never_moved": sum(1 for p in self.plays if not p.moved and not p.over),
             "max_gap": max((p.max_gap for p in self.plays), default=0.0),
             "cpu": time.process_time(),
         }
@@ -822,6 +825,8 @@ class Bench:
             "max_ms": 1000 * lat[-1] if lat else float("nan"),
             "samples": len(lat),
             "stalled": sum(len(r["stalled"]) for r in results),
+            "never_moved": sum(r["never_moved"] for r in results),
+            "max_gap": max(r["max_gap"] for r in results),
             "finished": sum(r["finished"] for r in results),
             "replaced": sum(r["replaced"] for r in results),
             "replace_failures": [f for r in results for f in r["replace_failures"]],
@@ -998,17 +1003,21 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
         f"server: uvicorn, {'--workers N (one port, the kernel spreads connections)' if args.server == 'workers' else 'N processes on N ports (clients spread round-robin)'}; "
         f"Celery worker (concurrency 1) + beat; load generator: {args.loadgens} process(es), uvloop; "
         f"permessage-deflate {'on' if args.deflate else 'off'}",
-        f"windows: {args.warmup:g} s warm-up, {args.window:g} s measured; stalled = no progress for {args.stall:g} s",
+        f"windows: {args.warmup:g} s warm-up, {args.window:g} s measured; "
+        f"stalled = no progress for {args.stall:g} s in the window (never moved: none at all)",
         "",
-        "| tables | think | ASGI procs | actions/s | p50 ms | p99 ms | max ms | stalled | matches won | errors | server CPU ms/action | CPU/s server | CPU/s loadgen | CPU/s machine | conns per proc |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
+        "| tables | think | ASGI procs | actions/s | p50 ms | p99 ms | max ms "
+        "| stalled (never moved) | longest pause s | matches won | errors "
+        "| server CPU ms/action | CPU/s server / loadgen / machine | conns per proc |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|",
     ]
     for r in rows:
         errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "0"
         lines.append(
             f"| {r['tables']} | {r['think']:g} s | {r['workers']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
-            f"{r['p99_ms']:.1f} | {r['max_ms']:.0f} | {r['stalled']} | {r['finished']} | {errors} | "
-            f"{r['cpu_ms_per_action']:.1f} | {r['cpu_server']:.2f} | {r['cpu_loadgen']:.2f} | {r['cpu_machine']:.2f} | "
+            f"{r['p99_ms']:.1f} | {r['max_ms']:.0f} | {r['stalled']} ({r['never_moved']}) | "
+            f"{r['max_gap']:.1f} | {r['finished']} | {errors} | {r['cpu_ms_per_action']:.1f} | "
+            f"{r['cpu_server']:.2f} / {r['cpu_loadgen']:.2f} / {r['cpu_machine']:.2f} | "
             f"{'/'.join(str(x) for x in r['spread'])} |"
         )
     lines.append("")
