@@ -20,8 +20,11 @@ Printed per configuration (one table at the end):
   progress during the window while a player was to act;
 - matches finished in the window: the three players of a finished table at once get a
   new table through the REST API (create, join, join, start) and play on;
-- errors received (any ``error`` frame; none are expected) and the CPU seconds per second
-  used by the server's processes, the load generator(s) and the whole machine.
+- errors received (any ``error`` frame; none are expected);
+- CPU: per action, of the server's processes (its kernel share in brackets) and of the
+  PostgreSQL backends serving the bench's database; and CPU seconds per second of the
+  server, those backends, the load generator(s) and the whole machine (2.00 on two cores
+  means saturated: on a shared machine, by everyone's work).
 
 The default run is short (3 s warm-up, 15 s windows): 10, 100 and 300 tables, closed loop
 (a player acts as soon as it is its turn) and with a 1-second think time, then the
@@ -495,6 +498,45 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def _sys_seconds(pids: list[int]) -> float:
+    """The kernel's share of :func:`_cpu_seconds` (system calls: sockets, epoll)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            total += int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[12])
+        except OSError:
+            continue
+    return total / tick
+
+
+def _db_backends(name: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving database ``name`` (found by
+    its process title, ``postgres: … <user> <database> <host>(<port>) …``)."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            title = (
+                Path(f"/proc/{entry}/cmdline")
+                .read_bytes()
+                .replace(b"\0", b" ")
+                .decode(errors="replace")
+            )
+        except OSError:
+            continue
+        if title.startswith("postgres:") and f" {name} " in title:
+            out[int(entry)] = _cpu_seconds([int(entry)])
+    return out
+
+
+def _db_cpu(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU used between two :func:`_db_backends` readings (a backend that appeared in
+    between counts from zero; one that ended in between is lost: the pool keeps them)."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
+
+
 def _machine_busy() -> tuple[float, float]:
     """(busy, total) jiffies of the whole machine."""
     parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -781,11 +823,14 @@ class Bench:
         server = self.server_pids(stack)
         others = [p for proc in stack.others for p in _descendants(proc.pid)]
         gen_pids = [p.pid for p in procs]
+        db_name = urlsplit(self.args.database_url).path.lstrip("/")
         before = (
             _cpu_seconds(server),
             _cpu_seconds(others),
             _cpu_seconds(gen_pids),
             _machine_busy(),
+            _sys_seconds(server),
+            _db_backends(db_name),
         )
         if self.args.py_spy and label == self.args.profile:
             self.profile(server, label)
@@ -795,6 +840,8 @@ class Bench:
             _cpu_seconds(others),
             _cpu_seconds(gen_pids),
             _machine_busy(),
+            _sys_seconds(server),
+            _db_backends(db_name),
         )
         results = []
         for proc in procs:
@@ -835,6 +882,13 @@ class Bench:
             "gaps": sum(r["gaps"] for r in results),
             "connect_retries": sum(r["connect_retries"] for r in results),
             "cpu_server": (after[0] - before[0]) / window,
+            "sys_ms_per_action": 1000
+            * (after[4] - before[4])
+            / max(1, sum(r["completed"] for r in results)),
+            "db_ms_per_action": 1000
+            * _db_cpu(before[5], after[5])
+            / max(1, sum(r["completed"] for r in results)),
+            "cpu_db": _db_cpu(before[5], after[5]) / window,
             "cpu_ms_per_action": 1000
             * (after[0] - before[0])
             / max(1, sum(r["completed"] for r in results)),
@@ -1008,16 +1062,18 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
         "",
         "| tables | think | ASGI procs | actions/s | p50 ms | p99 ms | max ms "
         "| stalled (never moved) | longest pause s | matches won | errors "
-        "| server CPU ms/action | CPU/s server / loadgen / machine | conns per proc |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|",
+        "| CPU ms/action: server (sys) / PostgreSQL | CPU/s: server / PostgreSQL / loadgen / machine "
+        "| conns per proc |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|",
     ]
     for r in rows:
         errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "0"
         lines.append(
             f"| {r['tables']} | {r['think']:g} s | {r['workers']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
             f"{r['p99_ms']:.1f} | {r['max_ms']:.0f} | {r['stalled']} ({r['never_moved']}) | "
-            f"{r['max_gap']:.1f} | {r['finished']} | {errors} | {r['cpu_ms_per_action']:.1f} | "
-            f"{r['cpu_server']:.2f} / {r['cpu_loadgen']:.2f} / {r['cpu_machine']:.2f} | "
+            f"{r['max_gap']:.1f} | {r['finished']} | {errors} | "
+            f"{r['cpu_ms_per_action']:.1f} ({r['sys_ms_per_action']:.1f}) / {r['db_ms_per_action']:.1f} | "
+            f"{r['cpu_server']:.2f} / {r['cpu_db']:.2f} / {r['cpu_loadgen']:.2f} / {r['cpu_machine']:.2f} | "
             f"{'/'.join(str(x) for x in r['spread'])} |"
         )
     lines.append("")
