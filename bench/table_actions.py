@@ -296,7 +296,7 @@ def run(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def header() -> str:
+def header(load_before: tuple[float, float, float]) -> str:
     import django
     import psycopg
     from django.db import connection
@@ -306,7 +306,9 @@ def header() -> str:
         pg = cursor.fetchone()[0]
     load = os.getloadavg()
     return (
-        f"machine: {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+        f"machine: {os.cpu_count()} CPUs; load average (1, 5, 15 min) at the start "
+        f"{load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, at the end "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n"
         f"Python {platform.python_version()}, Django {django.__version__}, psycopg {psycopg.__version__}, "
         f"PostgreSQL {pg}"
     )
@@ -319,7 +321,11 @@ def main() -> None:
         "--late-deals", type=int, default=30, help="completed deals before the late actions"
     )
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--cprofile", action="store_true", help="profile the late actions")
+    p.add_argument(
+        "--cprofile",
+        action="store_true",
+        help="profile both kinds; print the late actions' profile",
+    )
     p.add_argument("--cprofile-top", type=int, default=25)
     p.add_argument(
         "--database-url",
@@ -332,9 +338,10 @@ def main() -> None:
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/6")
     )
     args = p.parse_args()
+    load_before = os.getloadavg()
     prepare(args)
     body = run(args)
-    print(header())
+    print(header(load_before))
     print(body)
 
 

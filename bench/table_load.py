@@ -1007,7 +1007,7 @@ def _quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def machine() -> str:
+def machine(load_before: tuple[float, float, float]) -> str:
     import channels
     import channels_redis
     import django
@@ -1043,7 +1043,9 @@ def machine() -> str:
                 break
     del server_version
     return (
-        f"machine: {os.cpu_count()} CPUs ({cpu}), load average before the run {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n"
+        f"machine: {os.cpu_count()} CPUs ({cpu}); load average (1, 5, 15 min) at the start "
+        f"{load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, at the end "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n"
         f"Python {platform.python_version()}, Django {django.__version__}, channels {channels.__version__}, "
         f"channels-redis {channels_redis.__version__}, uvicorn {uvicorn.__version__}, "
         f"redis-py {redis.__version__}, websockets {websockets.__version__}, psycopg {psycopg.__version__}, "
@@ -1175,6 +1177,7 @@ def main() -> None:
         loadgen_main(sys.argv[2])
         return
     args = parse()
+    load_before = os.getloadavg()
     _raise_fd_limit()
     bench = Bench(args)
 
@@ -1185,7 +1188,7 @@ def main() -> None:
     try:
         rows = bench.run()
         print()
-        print(report(rows, args, machine()))
+        print(report(rows, args, machine(load_before)))
     finally:
         bench.children.stop_all()
 
