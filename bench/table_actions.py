@@ -39,6 +39,7 @@ import os
 import platform
 import pstats
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -69,6 +70,7 @@ def prepare(args: argparse.Namespace) -> None:
         "CELERY_BROKER_URL": args.redis_url,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
         "LOG_LEVEL": "WARNING",
         # Nothing here is played by a bot; "manual" keeps any scheduled job off the clock.
         "GAMES_SCHEDULER": "manual",
