@@ -187,6 +187,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # -- to the client -------------------------------------------------------------------
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # An update is forwarded as it is: Channels would first close stale database
+        # connections through a thread hop for every message (14% of a loaded server's
+        # CPU, docs/benchmarks.md); the database calls close their own.
+        if message["type"] == "table.message":
+            await self.send(text_data=message["text"])
+            return
+        await super().dispatch(message)
+
     async def send_state(self) -> None:
         try:
             self.seat, state = await database_sync_to_async(_state)(self.table_id, self.user)
