@@ -1,10 +1,14 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets get the session user (AuthMiddlewareStack) and are refused unless their
-Origin is one of ALLOWED_HOSTS.
+Websockets get the session user (AuthMiddlewareStack), or the user of an API token
+(config/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS. The lifespan start-up hands the server's event loop to
+the games scheduler, which runs bot turns and the clock sweep there in the embedded
+default (games/scheduler.py).
 """
 
+import asyncio
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -18,12 +22,27 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.ws_auth import TokenAuthMiddleware  # noqa: E402
+from games import scheduler  # noqa: E402
+
+
+async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            scheduler.attach(asyncio.get_running_loop())
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
+        "lifespan": lifespan,
     }
 )

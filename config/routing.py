@@ -3,7 +3,10 @@
 from django.urls import path
 
 from config.consumers import EchoConsumer
+from games.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/echo/", EchoConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

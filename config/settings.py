@@ -13,6 +13,7 @@ Every variable read here is listed in README.md and used by docker-compose.yml; 
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import django_stubs_ext
 import environ
@@ -178,7 +179,9 @@ if REDIS_URL:
                         "socket_connect_timeout": 5,
                     }
                 ],
-                "prefix": "thousand",
+                # One Redis serves several databases but a single pub/sub namespace:
+                # the database number keeps two deployments (or test runs) apart.
+                "prefix": "thousand" + urlsplit(REDIS_URL).path.strip("/"),
             },
         }
     }
@@ -242,4 +245,21 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},
         "celery": {"level": LOG_LEVEL},
     },
+}
+
+# ------------------------------------------------------------------ live tables (games)
+# Who runs bot turns and the clock sweep (games/scheduler.py): Celery on the full stack,
+# the ASGI server's own event loop in the embedded default.
+GAMES_SCHEDULER = env.str(
+    "GAMES_SCHEDULER", default="loop" if CELERY_TASK_ALWAYS_EAGER else "celery"
+)
+GAMES_BOT_DELAY = env.float("GAMES_BOT_DELAY", default=0.8)  # a bot's human-like pause, seconds
+GAMES_BOT_GRACE = 10.0  # after its pause, the sweep plays a bot's lost turn
+GAMES_CLOCK_SWEEP_SECONDS = 1.0
+GAMES_WS_MAX_MESSAGE = 4096  # bytes of one client message
+GAMES_WS_RATE = 10.0  # client messages a second per connection ...
+GAMES_WS_BURST = 20  # ... in bursts of this many
+GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is closed
+CELERY_BEAT_SCHEDULE = {
+    "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
 }

@@ -4,6 +4,7 @@
 ``NotYourTurn`` — a well-formed action from a seat that is not to act.
 ``IllegalAction`` — a well-formed action by the right seat that the rules forbid now.
 ``MalformedRecord`` — a match record (RULES.md §8) that is not well formed.
+``InvalidSeed`` — a fair-dealing seed that is not well formed (``fair.py``).
 """
 
 from __future__ import annotations
@@ -35,3 +36,9 @@ class MalformedRecord(EngineError):
 
 class InvalidOptions(MalformedRecord):
     """An unknown option, or a value outside the set RULES.md §7 allows."""
+
+
+class InvalidSeed(EngineError):
+    """A fair-dealing seed that is not well formed: a server seed that is not 32 bytes, a
+    client seed that is not 1–128 characters without control characters, or a seat that
+    is not at the table (docs/fair-dealing.md)."""

@@ -433,7 +433,12 @@ def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int]
     cryptographically secure deal."""
     rnd = rng.random
     keys = [rnd() for _ in _DECK]
-    order = sorted(_DECK, key=keys.__getitem__)
+    return deal_in_order(sorted(_DECK, key=keys.__getitem__), players, dealer)
+
+
+def deal_in_order(order: Sequence[int], players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
+    """Deal a deck given top card first (card indices): each hand in seat order takes the
+    next cards of its size, then each talon (:func:`deal_layout`)."""
     masks = []
     pos = 0
     for size in deal_layout(players, dealer):

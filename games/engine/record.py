@@ -70,6 +70,15 @@ def match_from_record(record: object) -> Match:
     Where §8 is silent: ``first_dealer`` is required (only ``options`` and ``actions`` have
     defaults) and ``"options": null`` is not an object; a non-last deal that is not
     complete is reported at that deal (``action`` null), before the next deal is read."""
+    options, first_dealer, deals = read_header(record)
+    match = Match.empty(options, first_dealer=first_dealer)
+    for i, data in enumerate(deals):
+        play_deal(match, data, i)
+    return match
+
+
+def read_header(record: object) -> tuple[Options, int, list[Any]]:
+    """The options, first dealer and deal list of a record; raises :class:`RecordError`."""
     if not isinstance(record, dict):
         raise RecordError("a match record must be a JSON object")
     if record.get("format") != FORMAT:
@@ -84,37 +93,50 @@ def match_from_record(record: object) -> Match:
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise RecordError("'deals' must be a list")
-    match = Match.empty(options, first_dealer=first_dealer)
-    n = options.players
-    for i, data in enumerate(deals):
-        if match.winner is not None:
-            raise RecordError("the match is already won", i)
-        if i > 0 and not match.awaiting_deal:
-            raise RecordError("this deal is not complete", i - 1)
-        if not isinstance(data, dict):
-            raise RecordError("a deal must be an object", i)
+    return options, first_dealer, deals
+
+
+def dealt_cards(data: object, players: int, i: int) -> tuple[list[int], tuple[int, ...]]:
+    """The hands and talons written in deal ``i`` of a record, as card masks, read but not
+    checked against the rules' layout; raises :class:`RecordError`."""
+    if not isinstance(data, dict):
+        raise RecordError("a deal must be an object", i)
+    try:
+        return _deal_cards(data, players)
+    except EngineError as exc:
+        raise RecordError(str(exc), i) from None
+
+
+def play_deal(match: Match, data: object, i: int) -> None:
+    """Start deal ``i`` of a record on ``match`` and apply its actions; raises
+    :class:`RecordError` (``match`` is then left part-way through the deal)."""
+    if match.winner is not None:
+        raise RecordError("the match is already won", i)
+    if i > 0 and not match.awaiting_deal:
+        raise RecordError("this deal is not complete", i - 1)
+    hands, talons = dealt_cards(data, match.players, i)
+    assert isinstance(data, dict)
+    try:
+        match.start_deal(hands, talons)
+    except EngineError as exc:
+        raise RecordError(str(exc), i) from None
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError("'actions' must be a list", i)
+    n = match.players
+    for j, item in enumerate(actions):
         try:
-            hands, talons = _deal_cards(data, n)
-            match.start_deal(hands, talons)
+            if not isinstance(item, dict):
+                raise MalformedRecord("an action must be an object")
+            seat = item.get("seat")
+            if not _is_int(seat) or not 0 <= seat < n:
+                raise MalformedRecord(f"'seat' must be a seat 0..{n - 1}")
+            action = action_from_dict(item)
+            if match.deal is None or match.deal.phase == Phase.COMPLETE:
+                raise MalformedRecord("the deal is already complete")
+            match.apply(action, seat=seat)
         except EngineError as exc:
-            raise RecordError(str(exc), i) from None
-        actions = data.get("actions", [])
-        if not isinstance(actions, list):
-            raise RecordError("'actions' must be a list", i)
-        for j, item in enumerate(actions):
-            try:
-                if not isinstance(item, dict):
-                    raise MalformedRecord("an action must be an object")
-                seat = item.get("seat")
-                if not _is_int(seat) or not 0 <= seat < n:
-                    raise MalformedRecord(f"'seat' must be a seat 0..{n - 1}")
-                action = action_from_dict(item)
-                if match.deal is None or match.deal.phase == Phase.COMPLETE:
-                    raise MalformedRecord("the deal is already complete")
-                match.apply(action, seat=seat)
-            except EngineError as exc:
-                raise RecordError(str(exc), i, j) from None
-    return match
+            raise RecordError(str(exc), i, j) from None
 
 
 def match_to_record(match: Match) -> dict[str, Any]:

@@ -1,0 +1,277 @@
+"""REST API of the live tables (in the OpenAPI schema). Thin: validate the input's
+shape, call a service or a selector, answer. Every error has one JSON shape:
+``{"error": {"code": "...", "message": "..."}}`` (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import exceptions, permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import errors, selectors, services
+from games.bots import LEVELS
+from games.engine.options import Options
+from games.models import Table
+
+OPTION_NAMES = tuple(Options().to_dict())
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    error = inline_serializer(
+        "ErrorBody",
+        fields={
+            "code": serializers.CharField(),
+            "message": serializers.CharField(),
+            "fields": serializers.DictField(required=False),
+        },
+    )
+
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="malformed input"),
+    401: OpenApiResponse(ErrorSerializer, description="not signed in"),
+    403: OpenApiResponse(ErrorSerializer, description="not allowed"),
+    404: OpenApiResponse(ErrorSerializer, description="no such table"),
+    409: OpenApiResponse(ErrorSerializer, description="not possible in the table's state"),
+}
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    user_id = serializers.IntegerField(allow_null=True)
+    bot = serializers.CharField(allow_null=True)
+    away = serializers.BooleanField()
+    resigned = serializers.BooleanField()
+
+
+class TableSerializer(serializers.Serializer[Any]):
+    """A table as ``games.selectors.table_summary`` gives it."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Table.Status.choices)
+    players = serializers.IntegerField()
+    preset = serializers.CharField()
+    options = serializers.DictField()
+    rated = serializers.BooleanField()
+    private = serializers.BooleanField()
+    move_seconds = serializers.IntegerField()
+    created_by = serializers.IntegerField(allow_null=True)
+    seats = SeatSerializer(many=True, allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    invite_code = serializers.CharField(required=False, help_text="Only for players seated at the table.")
+    result = serializers.DictField(allow_null=True, required=False)
+
+
+class TableCreateSerializer(serializers.Serializer[Any]):
+    players = serializers.ChoiceField(choices=[2, 3, 4], default=3)
+    preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
+    options = serializers.DictField(
+        required=False, help_text=f"Changes to the preset; any of: {', '.join(OPTION_NAMES)}."
+    )
+    rated = serializers.BooleanField(default=False)
+    private = serializers.BooleanField(default=False)
+    move_seconds = serializers.IntegerField(
+        default=30, min_value=services.MOVE_SECONDS_RANGE[0], max_value=services.MOVE_SECONDS_RANGE[1]
+    )
+
+
+class JoinSerializer(serializers.Serializer[Any]):
+    invite_code = serializers.CharField(required=False, allow_blank=True)
+
+
+class BotSerializer(serializers.Serializer[Any]):
+    level = serializers.ChoiceField(choices=LEVELS, default="basic")
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=3)
+
+
+class QuickSerializer(serializers.Serializer[Any]):
+    level = serializers.ChoiceField(choices=LEVELS, default="basic")
+    preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
+    move_seconds = serializers.IntegerField(
+        default=60, min_value=services.MOVE_SECONDS_RANGE[0], max_value=services.MOVE_SECONDS_RANGE[1]
+    )
+
+
+def table_data(table: Table, user: Any) -> dict[str, Any]:
+    data = selectors.table_summary(table)
+    if user.is_authenticated and selectors.seat_of(table_id=table.pk, user=user) is not None:
+        data["invite_code"] = table.invite_code
+    result = getattr(table, "result", None) if table.status == Table.Status.FINISHED else None
+    data["result"] = selectors.result_summary(result) if result is not None else None
+    return data
+
+
+class TableAPIView(APIView):
+    """Maps table errors and DRF's own errors to the one error shape."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, errors.TableError):
+            return Response({"error": {"code": exc.code, "message": exc.message}}, status=exc.status)
+        response = super().handle_exception(exc)
+        if isinstance(exc, exceptions.ValidationError):
+            response.data = {
+                "error": {"code": "malformed", "message": "the input is not valid", "fields": exc.detail}
+            }
+        elif isinstance(exc, exceptions.APIException):
+            response.data = {"error": {"code": exc.default_code, "message": str(exc.detail)}}
+        return response
+
+    def table(self, table_id: int) -> Table:
+        return selectors.table_get(table_id=table_id)
+
+
+class TableListView(TableAPIView):
+    @extend_schema(
+        summary="Open tables", description="Public tables waiting for players.", responses=TableSerializer(many=True)
+    )
+    def get(self, request: Request) -> Response:
+        return Response([table_data(t, request.user) for t in selectors.table_list_open()[:200]])
+
+    @extend_schema(
+        summary="Open a table",
+        description="You take seat 0. A rated table plays its preset unchanged.",
+        request=TableCreateSerializer,
+        responses={201: TableSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = TableCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        table = services.table_create(
+            user=request.user,
+            players=int(data["players"]),
+            preset=data["preset"],
+            options=data.get("options"),
+            rated=data["rated"],
+            private=data["private"],
+            move_seconds=data["move_seconds"],
+        )
+        return Response(table_data(table, request.user), status=status.HTTP_201_CREATED)
+
+
+class MyTablesView(TableAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="My tables", description="Tables you sit at, running ones first.",
+                   responses=TableSerializer(many=True))  # fmt: skip
+    def get(self, request: Request) -> Response:
+        return Response([table_data(t, request.user) for t in selectors.table_list_for_user(user=request.user)[:200]])
+
+
+class TableDetailView(TableAPIView):
+    @extend_schema(
+        summary="A table",
+        parameters=[OpenApiParameter("invite", str, description="The invite code of a private table.")],
+        responses={200: TableSerializer, 403: ERRORS[403], 404: ERRORS[404]},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = self.table(table_id)
+        if not selectors.may_watch(table=table, user=request.user, invite_code=request.query_params.get("invite")):
+            raise errors.Forbidden("this table is private")
+        return Response(table_data(table, request.user))
+
+
+class TableJoinView(TableAPIView):
+    @extend_schema(summary="Take a free seat", request=JoinSerializer, responses={200: TableSerializer, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        serializer = JoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.table_join(
+            table=table_id, user=request.user, invite_code=serializer.validated_data.get("invite_code") or None
+        )
+        return Response(table_data(self.table(table_id), request.user))
+
+
+class TableLeaveView(TableAPIView):
+    @extend_schema(summary="Leave a table before it starts", request=None, responses={200: TableSerializer, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_leave(table=table_id, user=request.user)
+        return Response(table_data(self.table(table_id), request.user))
+
+
+class TableBotView(TableAPIView):
+    @extend_schema(summary="Seat a bot", request=BotSerializer, responses={200: TableSerializer, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        serializer = BotSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        services.seat_fill_with_bot(table=table_id, level=data["level"], by=request.user, number=data.get("seat"))
+        return Response(table_data(self.table(table_id), request.user))
+
+
+class TableStartView(TableAPIView):
+    @extend_schema(summary="Start the match", request=None, responses={200: TableSerializer, **ERRORS})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_start(table=table_id, user=request.user)
+        return Response(table_data(self.table(table_id), request.user))
+
+
+class TableResignView(TableAPIView):
+    @extend_schema(
+        summary="Resign",
+        description="A bot plays your seat to the end; you finish last.",
+        request=None,
+        responses={200: TableSerializer, **ERRORS},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        services.table_resign(table=table_id, user=request.user)
+        return Response(table_data(self.table(table_id), request.user))
+
+
+class QuickPlayView(TableAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Play against bots now",
+        description="Opens a table of three with you and two bots of the given level, and starts it.",
+        request=QuickSerializer,
+        responses={201: TableSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = QuickSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        table = services.table_play_bots(
+            user=request.user, level=data["level"], preset=data["preset"], move_seconds=data["move_seconds"]
+        )
+        return Response(table_data(table, request.user), status=status.HTTP_201_CREATED)
+
+
+class TableRecordView(TableAPIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The match record",
+        description=(
+            "The finished match as a `thousand/1` record (JSON), every deal with its "
+            "fair-dealing seeds under `dealing`. `?download=1` sends it as a file."
+        ),
+        parameters=[OpenApiParameter("download", bool), OpenApiParameter("invite", str)],
+        responses={(200, "application/json"): dict, 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409]},
+    )
+    def get(self, request: Request, table_id: int) -> Any:
+        table = self.table(table_id)
+        if not selectors.may_watch(table=table, user=request.user, invite_code=request.query_params.get("invite")):
+            raise errors.Forbidden("this table is private")
+        record = selectors.match_record_export(table_id=table_id)
+        if request.query_params.get("download") in ("1", "true", "yes"):
+            response = HttpResponse(json.dumps(record, indent=1), content_type="application/json")
+            response["Content-Disposition"] = f'attachment; filename="thousand-table-{table_id}.json"'
+            return response
+        return Response(record)

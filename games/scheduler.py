@@ -1,0 +1,131 @@
+"""What runs later: a bot's turn after its pause, and the sweep of the move clocks.
+
+Three modes (setting ``GAMES_SCHEDULER``):
+
+* ``celery`` (full stack): a bot's turn is a Celery task with a countdown; Celery beat
+  runs :func:`games.tasks.clocks_sweep` every second. Deadlines live in the database,
+  so a restarted worker loses nothing: the sweep finds every expired clock.
+* ``loop`` (the embedded default, ``make run``): the same calls run on the ASGI server's
+  event loop, each in a worker thread, with their pauses; a ticker sweeps the clocks
+  every second. Never inside the request that triggered them, never by recursion.
+* ``manual`` (tests): jobs wait in a list until the test runs them with
+  :func:`run_pending`, one after another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+log = logging.getLogger(__name__)
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
+_pending: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+
+
+def mode() -> str:
+    return str(settings.GAMES_SCHEDULER)
+
+
+def bot_turn_later(table_id: int, version: int, delay: float) -> None:
+    """Play the bot's turn at ``table_id`` if the table is still at ``version``."""
+    if mode() == "celery":
+        from games.tasks import bot_play_turn
+
+        bot_play_turn.apply_async(args=(table_id, version), countdown=delay)
+        return
+    from games.services import bot_play
+
+    later(bot_play, (table_id, version), delay)
+
+
+def later(fn: Callable[..., Any], args: tuple[Any, ...], delay: float) -> None:
+    if mode() == "manual":
+        _pending.append((fn, args))
+        return
+    loop = _event_loop()
+    loop.call_soon_threadsafe(loop.call_later, delay, _spawn, fn, args)
+
+
+def run_pending(limit: int = 100_000) -> int:
+    """Tests (manual mode): run the waiting jobs, and those they add, in order."""
+    done = 0
+    while _pending and done < limit:
+        fn, args = _pending.pop(0)
+        fn(*args)
+        done += 1
+    return done
+
+
+def discard_pending() -> None:
+    _pending.clear()
+
+
+def pending() -> list[tuple[Callable[..., Any], tuple[Any, ...]]]:
+    return list(_pending)
+
+
+# -- the embedded default: the ASGI server's own event loop --------------------------
+
+
+def attach(loop: asyncio.AbstractEventLoop) -> None:
+    """Run jobs on the server's loop (called at ASGI start-up) and start the ticker,
+    which sweeps the clocks every second."""
+    global _loop
+    with _loop_lock:
+        _loop = loop
+    if mode() == "loop":
+        loop.call_soon_threadsafe(_tick)
+
+
+def _event_loop() -> asyncio.AbstractEventLoop:
+    """The server's loop; outside a server (a shell, a management command) a private
+    loop in a daemon thread."""
+    global _loop
+    with _loop_lock:
+        if _loop is None or _loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="games-scheduler", daemon=True).start()
+            _loop = loop
+            loop.call_soon_threadsafe(_tick)
+        return _loop
+
+
+def _tick() -> None:
+    from games.services import clocks_sweep
+
+    _spawn(clocks_sweep, ())
+    loop = _loop
+    if loop is not None:
+        loop.call_later(settings.GAMES_CLOCK_SWEEP_SECONDS, _tick)
+
+
+_running: set[asyncio.Future[None]] = set()  # the loop keeps only weak references
+
+
+def _spawn(fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    task = asyncio.ensure_future(_run(fn, args))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def _run(fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    try:
+        await sync_to_async(_call, thread_sensitive=False)(fn, args)
+    except Exception:
+        log.exception("scheduled %s%r failed", getattr(fn, "__name__", fn), args)
+
+
+def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    try:
+        fn(*args)
+    finally:
+        close_old_connections()

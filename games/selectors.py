@@ -1,0 +1,187 @@
+"""Reads of the live tables: lists, the messages a connection starts with, records.
+
+What a seat may see always comes from the engine's views (``match.view(seat)``); nothing
+here serialises engine state by itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, QuerySet
+
+from games import errors
+from games import state as table_state
+from games.engine import Match
+
+from .models import Dealing, MatchResult, Seat, Table
+
+
+def table_list_open() -> QuerySet[Table]:
+    """Public tables waiting for players, newest first, with their seats."""
+    return (
+        Table.objects.filter(status=Table.Status.OPEN, is_private=False)
+        .annotate(taken=Count("seats"))
+        .prefetch_related("seats__user")
+        .order_by("-created_at")
+    )
+
+
+def table_list_for_user(*, user: Any) -> QuerySet[Table]:
+    """The tables a person sits at: running and open first, then finished ones."""
+    return (
+        Table.objects.filter(seats__user=user)
+        .exclude(status=Table.Status.ABANDONED, started_at__isnull=True)
+        .prefetch_related("seats__user")
+        .select_related("result")
+        .order_by("finished_at", "-created_at")
+        .distinct()
+    )
+
+
+def table_get(*, table_id: int) -> Table:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise errors.TableNotFound()
+    return table
+
+
+def seat_of(*, table_id: int, user: Any) -> int | None:
+    """The seat number of ``user`` at a table, or None (a spectator)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
+
+
+def may_watch(*, table: Table, user: Any, invite_code: str | None) -> bool:
+    """Anyone may watch a public table; a private one needs a seat or its invite code."""
+    if not table.is_private or invite_code == table.invite_code:
+        return True
+    return seat_of(table_id=table.pk, user=user) is not None
+
+
+def seat_summary(seat: Seat) -> dict[str, Any]:
+    return {
+        "number": seat.number,
+        "name": seat.name(),
+        "user_id": seat.user_id,
+        "bot": seat.bot_level or None,
+        "away": seat.away,
+        "resigned": seat.resigned,
+    }
+
+
+def table_summary(table: Table, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The table as every client sees it: options, seats, status and the clock."""
+    if seats is None:
+        seats = list(table.seats.select_related("user"))
+    by_number = {s.number: seat_summary(s) for s in seats}
+    return {
+        "id": table.pk,
+        "status": table.status,
+        "players": table.players,
+        "preset": table.preset,
+        "options": table.options,
+        "rated": table.rated,
+        "private": table.is_private,
+        "move_seconds": table.move_seconds,
+        "created_by": table.created_by_id,
+        "seats": [by_number.get(n) for n in range(table.players)],
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "version": table.version,
+    }
+
+
+def next_dealing(table: Table, state: table_state.TableState | None) -> dict[str, Any] | None:
+    """The dealing whose commitment is published and whose cards are not dealt yet:
+    clients may add their seeds to it (docs/fair-dealing.md)."""
+    if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
+        return None
+    number = 0 if state is None else state.dealing + 1
+    row = Dealing.objects.filter(table_id=table.pk, number=number).values("number", "commitment").first()
+    return dict(row) if row is not None else None
+
+
+def dealing_revealed(dealing: Dealing) -> dict[str, Any]:
+    return {
+        "number": dealing.number,
+        "dealer": dealing.dealer,
+        "commitment": dealing.commitment,
+        "server_seed": dealing.server_seed,
+        "client_seeds": dealing.client_seeds,
+    }
+
+
+def table_state_message(*, table_id: int, seat: int | None) -> dict[str, Any]:
+    """The full state a connection gets on connect, on ``sync`` and after seats change:
+    the table, the seat's view (the engine's), the score sheet and the next dealing."""
+    table = table_get(table_id=table_id)
+    seats = list(table.seats.select_related("user"))
+    message: dict[str, Any] = {
+        "type": "state",
+        "table_id": table.pk,
+        "version": table.version,
+        "seat": seat,
+        "table": table_summary(table, seats),
+        "view": None,
+        "sheet": [],
+        "dealing": None,
+        "revealed": [],
+        "result": None,
+    }
+    if table.first_dealer is not None and table.status != Table.Status.OPEN:
+        with table_state.locked(table) as state:
+            message["view"] = state.match.view(seat).to_dict()
+            message["sheet"] = list(state.sheet)
+            message["dealing"] = next_dealing(table, state)
+        message["revealed"] = [
+            dealing_revealed(d) for d in Dealing.objects.filter(table=table, revealed=True)
+        ]
+    else:
+        message["dealing"] = next_dealing(table, None)
+    result = MatchResult.objects.filter(table=table).first()
+    if result is not None:
+        message["result"] = result_summary(result)
+    return message
+
+
+def result_summary(result: MatchResult) -> dict[str, Any]:
+    return {
+        "final_scores": result.final_scores,
+        "placements": result.placements,
+        "winner_seat": result.winner_seat,
+        "deals": result.deals,
+        "finished_at": result.finished_at.isoformat(),
+    }
+
+
+def match_record(*, table: Table, match: Match, seats: list[Seat]) -> dict[str, Any]:
+    """The ``thousand/1`` record of a match (RULES.md §8), each deal with its dealing's
+    seeds under ``"dealing"`` (docs/fair-dealing.md), and who sat where under ``"meta"``."""
+    record = match.to_record()
+    dealings = {d.number: d for d in Dealing.objects.filter(table=table, revealed=True)}
+    for number, deal in enumerate(record["deals"]):
+        dealing = dealings.get(number)
+        if dealing is not None:
+            deal["dealing"] = {
+                "commitment": dealing.commitment,
+                "server_seed": dealing.server_seed,
+                "client_seeds": dealing.client_seeds,
+            }
+    record["meta"] = {
+        "table": table.pk,
+        "preset": table.preset,
+        "rated": table.rated,
+        "seats": [seat_summary(s) for s in seats],
+    }
+    return record
+
+
+def match_record_export(*, table_id: int) -> dict[str, Any]:
+    """The record of a finished match; a running match has none (it would show the
+    cards still in play)."""
+    result = MatchResult.objects.filter(table_id=table_id).first()
+    if result is None:
+        raise errors.NotPlaying("the match has no record until it is finished")
+    return result.record
+

@@ -1,0 +1,621 @@
+"""Everything that changes a live table. The one path that moves a game forward is
+:func:`action_submit`: a row lock on the table, the engine decides, the log grows by one
+row and the version by one, commit; then the views go out (``on_commit``) and whatever
+comes next is scheduled (a bot's turn, the clock). People, bots and the clock all act
+through it. Every rejection raises a :class:`games.errors.TableError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import errors, realtime, scheduler, selectors
+from games import state as table_state
+from games.bots import LEVELS, make_bot
+from games.engine import (
+    Action,
+    EngineError,
+    IllegalAction,
+    InvalidOptions,
+    MalformedAction,
+    NotYourTurn,
+    Options,
+    action_from_dict,
+)
+from games.engine.fair import commitment, new_server_seed, validate_client_seed
+
+from .models import Dealing, MatchResult, Seat, Table, TableAction
+from .signals import match_finished, table_changed
+
+log = logging.getLogger(__name__)
+
+MOVE_SECONDS_RANGE = (5, 600)
+PRESET_NAMES = ("classic", "igrafan", "club", "simple")
+
+
+@dataclass
+class Applied:
+    """What :func:`action_submit` did: the new version, or ``duplicate`` when the
+    client message id had already been applied (nothing changed)."""
+
+    version: int
+    duplicate: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+# -- tables before play --------------------------------------------------------------
+
+
+def table_options(*, players: int, preset: str, options: dict[str, Any] | None) -> Options:
+    """The engine options of a new table: the preset, then the given changes."""
+    if preset not in PRESET_NAMES:
+        raise errors.Malformed(f"unknown preset {preset!r}; choose one of {', '.join(PRESET_NAMES)}")
+    if options is not None and not isinstance(options, dict):
+        raise errors.Malformed("options must be an object")
+    data = {**Options.preset(preset).to_dict(), **(options or {}), "players": players}
+    try:
+        return Options.from_dict(data)
+    except (InvalidOptions, EngineError) as exc:
+        raise errors.Malformed(str(exc)) from None
+
+
+@transaction.atomic
+def table_create(
+    *,
+    user: Any,
+    players: int = 3,
+    preset: str = "classic",
+    options: dict[str, Any] | None = None,
+    rated: bool = False,
+    private: bool = False,
+    move_seconds: int = 30,
+) -> Table:
+    """Open a table with its creator in seat 0. Rated tables play a preset unchanged
+    (the ratings compare like with like)."""
+    opts = table_options(players=players, preset=preset, options=options)
+    if rated and opts != Options.preset(preset).replace(players=players):
+        raise errors.Malformed("a rated table plays its preset's options unchanged")
+    low, high = MOVE_SECONDS_RANGE
+    if not isinstance(move_seconds, int) or isinstance(move_seconds, bool) or not low <= move_seconds <= high:
+        raise errors.Malformed(f"move_seconds must be a whole number from {low} to {high}")
+    table = Table.objects.create(
+        created_by=user,
+        players=opts.players,
+        preset=preset,
+        options=opts.to_dict(),
+        rated=bool(rated),
+        is_private=bool(private),
+        move_seconds=move_seconds,
+    )
+    Seat.objects.create(table=table, number=0, user=user)
+    _dealing_create(table, 0)
+    _after_seats_change(table)
+    return table
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise errors.TableNotFound() from None
+
+
+def _free_seat(table: Table, seats: list[Seat]) -> int:
+    taken = {s.number for s in seats}
+    for number in range(table.players):
+        if number not in taken:
+            return number
+    raise errors.TableFull()
+
+
+@transaction.atomic
+def table_join(*, table: Table | int, user: Any, invite_code: str | None = None) -> Seat:
+    table = _locked_table(_pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen()
+    if table.is_private and invite_code != table.invite_code:
+        raise errors.Forbidden("this table is private: join it with its invite link")
+    seats = list(table.seats.all())
+    if any(s.user_id == user.pk for s in seats):
+        raise errors.AlreadySeated()
+    seat = Seat.objects.create(table=table, number=_free_seat(table, seats), user=user)
+    _after_seats_change(table)
+    return seat
+
+
+@transaction.atomic
+def table_leave(*, table: Table | int, user: Any) -> None:
+    """Leave a table that has not started; the last person out closes it."""
+    table = _locked_table(_pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen("the match has started: resign instead")
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    seat.delete()
+    if not table.seats.filter(user__isnull=False).exists():
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.save(update_fields=["status", "finished_at"])
+    _after_seats_change(table)
+
+
+@transaction.atomic
+def seat_fill_with_bot(*, table: Table | int, level: str, by: Any, number: int | None = None) -> Seat:
+    """Seat a bot; only a person seated at the table may do it."""
+    if level not in LEVELS:
+        raise errors.Malformed(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    table = _locked_table(_pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen()
+    seats = list(table.seats.all())
+    if not any(s.user_id == by.pk for s in seats):
+        raise errors.NotSeated("only a player at the table may add bots")
+    if number is None:
+        number = _free_seat(table, seats)
+    elif not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < table.players:
+        raise errors.Malformed(f"seat must be 0..{table.players - 1}")
+    elif any(s.number == number for s in seats):
+        raise errors.TableFull("that seat is taken")
+    seat = Seat.objects.create(table=table, number=number, bot_level=level)
+    _after_seats_change(table)
+    return seat
+
+
+@transaction.atomic
+def table_start(*, table: Table | int, user: Any) -> Table:
+    """Start the match: every seat taken; the creator (or, if he left, any person
+    seated) starts it. The first dealer is drawn by lot (RULES.md §2.1)."""
+    table = _locked_table(_pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen()
+    seats = list(table.seats.select_related("user"))
+    mine = [s for s in seats if s.user_id == user.pk]
+    if not mine:
+        raise errors.NotSeated()
+    creator_seated = any(s.user_id == table.created_by_id for s in seats)
+    if creator_seated and user.pk != table.created_by_id:
+        raise errors.Forbidden("only the table's creator may start it")
+    if len(seats) != table.players:
+        raise errors.Illegal("every seat must be taken (add bots to fill them)")
+    now = timezone.now()
+    table.status = Table.Status.PLAYING
+    table.first_dealer = secrets.randbelow(table.players)
+    table.started_at = now
+    table.version = 0
+    state = table_state.TableState(
+        table_id=table.pk,
+        version=0,
+        match=_empty_match(table),
+        dealing=-1,
+    )
+    events = _deal_next(table, state, now)
+    table.deadline = _deadline(table, state, seats, now)
+    table.save(update_fields=["status", "first_dealer", "started_at", "version", "deadline"])
+    table_state.forget(table.pk)
+    _announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    _schedule_next(table, state, seats)
+    _after_seats_change(table)
+    return table
+
+
+@transaction.atomic
+def table_play_bots(*, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60) -> Table:
+    """"Play against bots now": a table of three with two bots, started at once."""
+    table = table_create(user=user, players=3, preset=preset, move_seconds=move_seconds)
+    for _ in range(2):
+        seat_fill_with_bot(table=table, level=level, by=user)
+    return table_start(table=table, user=user)
+
+
+@transaction.atomic
+def table_resign(*, table: Table | int, user: Any) -> None:
+    """Give up: a bot plays the seat to the end and the player finishes last. When the
+    last person at the table resigns the match is abandoned."""
+    table = _locked_table(_pk(table))
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    if seat.resigned:
+        raise errors.Illegal("you have already resigned")
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    seats = list(table.seats.select_related("user"))
+    if all(s.resigned or s.is_bot for s in seats):
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.deadline = None
+        table.save(update_fields=["status", "finished_at", "deadline"])
+    else:
+        _reschedule(table, seats)
+    _after_seats_change(table)
+
+
+@transaction.atomic
+def table_abandon(*, table: Table | int) -> None:
+    """Stop a table for good (the admin site's action); no result is written."""
+    table = _locked_table(_pk(table))
+    if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
+        raise errors.Illegal("the table has already ended")
+    table.status = Table.Status.ABANDONED
+    table.finished_at = timezone.now()
+    table.deadline = None
+    table.save(update_fields=["status", "finished_at", "deadline"])
+    _after_seats_change(table)
+
+
+@transaction.atomic
+def seat_return(*, table_id: int, user: Any) -> None:
+    """A person back after the clock made a bot play for him: he plays again."""
+    table = _locked_table(table_id)
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    if seat.resigned:
+        raise errors.Illegal("you have resigned from this match")
+    if seat.away or seat.timeouts_in_row:
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["away", "timeouts_in_row"])
+        _reschedule(table, list(table.seats.select_related("user")))
+        _after_seats_change(table)
+
+
+@transaction.atomic
+def dealing_add_seed(*, table_id: int, user: Any, dealing: int, seed: str) -> None:
+    """A player's client adds its seed to a dealing whose commitment is published and
+    whose cards are not dealt yet (docs/fair-dealing.md). One seed per seat."""
+    try:
+        seed = validate_client_seed(seed)
+    except ValueError as exc:
+        raise errors.InvalidSeed(str(exc)) from None
+    if not isinstance(dealing, int) or isinstance(dealing, bool):
+        raise errors.Malformed("dealing must be a number")
+    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    row = Dealing.objects.select_for_update().filter(table_id=table_id, number=dealing).first()
+    if row is None or row.dealt_at is not None:
+        raise errors.InvalidSeed("that dealing is not waiting for seeds")
+    key = str(seat.number)
+    if key in row.client_seeds:
+        raise errors.InvalidSeed("your seed for that dealing is already in")
+    row.client_seeds = {**row.client_seeds, key: seed}
+    row.save(update_fields=["client_seeds"])
+
+
+# -- the one path that moves a game ---------------------------------------------------
+
+
+def action_submit(
+    *,
+    table_id: int,
+    seat: int,
+    action: Action | dict[str, Any],
+    expected_version: int,
+    source: str = TableAction.Source.HUMAN,
+    client_id: str | None = None,
+) -> Applied:
+    """Apply one action at a table for ``seat``. Raises a TableError (and changes
+    nothing) for a malformed or illegal action, another seat's turn, a stale
+    ``expected_version`` or a table that is not playing; a ``client_id`` that was
+    already applied for this seat returns ``Applied(duplicate=True)``."""
+    if isinstance(action, dict):
+        try:
+            action = action_from_dict(action)
+        except (MalformedAction, EngineError) as exc:
+            raise errors.Malformed(str(exc)) from None
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise errors.Malformed("version must be a number")
+    if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
+        raise errors.Malformed("id must be a string of 1 to 64 characters")
+    try:
+        with transaction.atomic():
+            return _submit(table_id, seat, action, expected_version, source, client_id)
+    except IntegrityError:
+        # Two requests with the same client id raced past the check: the other applied.
+        table_state.forget(table_id)
+        if client_id is not None:
+            version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+            return Applied(version=version or 0, duplicate=True)
+        raise
+
+
+def _submit(
+    table_id: int, seat_number: int, action: Action, expected_version: int, source: str, client_id: str | None
+) -> Applied:
+    table = _locked_table(table_id)
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    with table_state.locked(table) as state:
+        if client_id is not None and (seat_number, client_id) in state.client_ids:
+            return Applied(version=table.version, duplicate=True)
+        if expected_version != table.version:
+            raise errors.StaleVersion()
+        to_act = state.match.to_act
+        if to_act is None:
+            raise errors.NotPlaying()
+        if seat_number != to_act:
+            raise errors.NotYourTurn()
+        sheet_before = len(state.sheet)
+        try:
+            events = state.apply(seat_number, action)
+        except NotYourTurn as exc:
+            raise errors.NotYourTurn(str(exc)) from None
+        except (IllegalAction, MalformedAction, EngineError) as exc:
+            raise errors.Illegal(str(exc)) from None
+        try:
+            return _commit_action(table, state, seat_number, action, events, source, client_id, sheet_before)
+        except BaseException:
+            table_state.forget(table.pk)
+            raise
+
+
+def _commit_action(
+    table: Table,
+    state: table_state.TableState,
+    seat_number: int,
+    action: Action,
+    events: list[Any],
+    source: str,
+    client_id: str | None,
+    sheet_before: int,
+) -> Applied:
+    now = timezone.now()
+    dealing = state.dealing
+    table.version += 1
+    TableAction.objects.create(
+        table=table,
+        version=table.version,
+        dealing=dealing,
+        seat=seat_number,
+        action=action.to_dict(),
+        source=source,
+        client_id=client_id,
+    )
+    state.version = table.version
+    if client_id is not None:
+        state.client_ids.add((seat_number, client_id))
+    seats = list(Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number"))
+    seat = seats[seat_number]
+    if source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row):
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["away", "timeouts_in_row"])
+    elif source == TableAction.Source.TIMEOUT:
+        seat.timeouts_in_row += 1
+        # Two timeouts in a row: a bot plays the seat until its person acts again.
+        seat.away = seat.timeouts_in_row >= 2
+        seat.save(update_fields=["away", "timeouts_in_row"])
+
+    revealed = None
+    fields = ["version", "deadline"]
+    match = state.match
+    if match.awaiting_deal:
+        revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
+        revealed.revealed = True
+        revealed.save(update_fields=["revealed"])
+        events.extend(_deal_next(table, state, now))
+    elif match.over:
+        revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
+        revealed.revealed = True
+        revealed.save(update_fields=["revealed"])
+        table.status = Table.Status.FINISHED
+        table.finished_at = now
+        fields += ["status", "finished_at"]
+        result = _result_write(table, state, seats, now)
+        transaction.on_commit(
+            lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table.pk)
+        )
+    table.deadline = _deadline(table, state, seats, now)
+    table.save(update_fields=fields)
+    _announce(table, state, seats, events, sheet_rows=state.sheet[sheet_before:], revealed=revealed)
+    _schedule_next(table, state, seats)
+    return Applied(version=table.version, events=[table_state.event_to_dict(e) for e in events])
+
+
+def _deal_next(table: Table, state: table_state.TableState, now: Any) -> list[Any]:
+    """Deal the next dealing from its seeds, and publish the commitment of the one
+    after it, so that players' clients can add their seeds while this deal is played."""
+    number = state.dealing + 1
+    dealing = Dealing.objects.select_for_update().get(table_id=table.pk, number=number)
+    events = state.start_dealing(dealing)
+    dealing.dealer = state.match.deal.dealer if state.match.deal is not None else None
+    dealing.dealt_at = now
+    dealing.save(update_fields=["dealer", "dealt_at"])
+    _dealing_create(table, number + 1)
+    return events
+
+
+def _dealing_create(table: Table, number: int) -> Dealing:
+    seed = new_server_seed()
+    return Dealing.objects.create(
+        table=table, number=number, server_seed=seed.hex(), commitment=commitment(seed)
+    )
+
+
+def _result_write(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> MatchResult:
+    match = state.match
+    scores = list(match.scores)
+    resigned = [s.resigned for s in seats]
+    return MatchResult.objects.create(
+        table=table,
+        finished_at=now,
+        final_scores=scores,
+        placements=placements(scores, match.winner, resigned),
+        winner_seat=match.winner,
+        deals=len(match.results),
+        record=selectors.match_record(table=table, match=match, seats=seats),
+    )
+
+
+def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> list[int]:
+    """Places by seat (1 = first): the winner first, the rest by final score, equal
+    scores sharing a place; a player who resigned finishes last."""
+
+    def key(seat: int) -> tuple[int, int, int]:
+        return (1 if resigned[seat] else 0, 0 if seat == winner else 1, -scores[seat])
+
+    order = sorted(range(len(scores)), key=key)
+    places = [0] * len(scores)
+    for position, seat in enumerate(order):
+        if position and key(order[position - 1]) == key(seat):
+            places[seat] = places[order[position - 1]]
+        else:
+            places[seat] = position + 1
+    return places
+
+
+def _deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
+    """When the seat to act runs out of time. For a seat a bot plays it is a safety net:
+    the sweep plays for it if its scheduled turn got lost (a worker died)."""
+    seat = state.match.to_act
+    if seat is None or table.status != Table.Status.PLAYING:
+        return None
+    if seats[seat].played_by_bot:
+        return now + timedelta(seconds=settings.GAMES_BOT_DELAY + settings.GAMES_BOT_GRACE)
+    return now + timedelta(seconds=table.move_seconds)
+
+
+def _schedule_next(table: Table, state: table_state.TableState, seats: list[Seat]) -> None:
+    seat = state.match.to_act
+    if seat is None or table.status != Table.Status.PLAYING or not seats[seat].played_by_bot:
+        return
+    table_id, version = table.pk, table.version
+    transaction.on_commit(
+        lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY)
+    )
+
+
+def _reschedule(table: Table, seats: list[Seat]) -> None:
+    """After a seat changed hands (resigned, away, back): a fresh clock for the seat
+    to act, and a bot's turn if a bot plays it now."""
+    with table_state.locked(table) as state:
+        table.deadline = _deadline(table, state, seats, timezone.now())
+        table.save(update_fields=["deadline"])
+        _schedule_next(table, state, seats)
+
+
+def _announce(
+    table: Table,
+    state: table_state.TableState,
+    seats: list[Seat],
+    events: list[Any],
+    *,
+    sheet_rows: list[dict[str, Any]],
+    revealed: Dealing | None,
+) -> None:
+    """After the commit: every seat gets its own view, spectators the public one."""
+    base = {
+        "type": "update",
+        "table_id": table.pk,
+        "version": table.version,
+        "events": [table_state.event_to_dict(e) for e in events],
+        "table": selectors.table_summary(table, seats),
+        "sheet_rows": sheet_rows,
+        "dealing": selectors.next_dealing(table, state),
+    }
+    if revealed is not None:
+        base["revealed"] = selectors.dealing_revealed(revealed)
+    match = state.match
+    messages = []
+    for seat in (*range(table.players), None):
+        payload = dict(base, view=match.view(seat).to_dict())
+        messages.append((realtime.seat_group(table.pk, seat), json.dumps(payload, separators=(",", ":"))))
+    transaction.on_commit(lambda: realtime.send(messages))
+
+
+def _after_seats_change(table: Table) -> None:
+    """Seats or status changed: connections re-read the table, the lobby refreshes."""
+    table_id = table.pk
+    text = json.dumps({"type": "refresh", "table_id": table_id})
+
+    def send() -> None:
+        groups = [realtime.seat_group(table_id, s) for s in (*range(table.players), None)]
+        realtime.send([(g, text) for g in groups] + [(realtime.LOBBY_GROUP, text)], "table.refresh")
+        table_changed.send(sender=Table, table_id=table_id)
+
+    transaction.on_commit(send)
+
+
+def _empty_match(table: Table) -> Any:
+    from games.engine import Match
+
+    return Match.empty(Options.from_dict(table.options), first_dealer=table.first_dealer or 0)
+
+
+def _pk(table: Table | int) -> int:
+    return table if isinstance(table, int) else table.pk
+
+
+# -- bots and the clock ------------------------------------------------------------------
+
+
+def bot_play(table_id: int, version: int) -> bool:
+    """Play a bot's turn if the table is still at ``version`` and a bot plays the seat
+    to act. Idempotent: a stale call does nothing. The bot decides outside the row lock
+    (a strong bot thinks for a few hundred milliseconds)."""
+    return _play_for_seat(table_id, version, on_clock=False)
+
+
+def clock_expire(*, table_id: int, version: int) -> bool:
+    """The clock of the seat to act ran out: a bot plays for it (``basic`` for a person,
+    marked ``timeout``; a bot seat's own level, when its scheduled turn was lost)."""
+    return _play_for_seat(table_id, version, on_clock=True)
+
+
+def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.status != Table.Status.PLAYING or table.version != version:
+        return False
+    if on_clock and (table.deadline is None or table.deadline > timezone.now()):
+        return False
+    seats = list(Seat.objects.filter(table_id=table_id).order_by("number"))
+    try:
+        with table_state.locked(table) as state:
+            seat = state.match.to_act
+            if seat is None:
+                return False
+            view = state.match.view(seat)
+    except errors.StaleVersion:
+        return False
+    by_bot = seats[seat].played_by_bot
+    if not by_bot and not on_clock:
+        return False
+    level = seats[seat].bot_level or "basic"
+    action = make_bot(level, seed=table_id * 1_000_003 + version).decide(view)
+    source = TableAction.Source.BOT if by_bot else TableAction.Source.TIMEOUT
+    try:
+        action_submit(table_id=table_id, seat=seat, action=action, expected_version=version, source=source)
+    except (errors.StaleVersion, errors.NotYourTurn, errors.NotPlaying):
+        return False
+    return True
+
+
+def clocks_sweep(limit: int = 500) -> int:
+    """Play for every seat whose clock has run out; returns how many were played."""
+    due = list(
+        Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=timezone.now())
+        .order_by("deadline")
+        .values_list("pk", "version")[:limit]
+    )
+    played = 0
+    for table_id, version in due:
+        try:
+            played += clock_expire(table_id=table_id, version=version)
+        except Exception:
+            log.exception("clock of table %s failed", table_id)
+    return played

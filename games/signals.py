@@ -1,0 +1,10 @@
+"""Signals of the games app. Receivers enqueue their own work (ratings, tournaments);
+games imports neither app."""
+
+from django.dispatch import Signal
+
+# Sent after the commit that wrote a MatchResult; kwargs: ``result_id``, ``table_id``.
+match_finished = Signal()
+# Sent after the commit of any change to an open table's seats (lobby listings);
+# kwargs: ``table_id``.
+table_changed = Signal()

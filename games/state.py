@@ -1,0 +1,249 @@
+"""The engine state of every live table in this process, kept in step with the log.
+
+The action log in the database is the truth. Rebuilding a match from it costs time
+that grows with the match, so each process keeps the rebuilt :class:`TableState` and
+checks it against the table's version: when another process (an ASGI worker, a Celery
+worker) has moved the table on, only the missing log rows are applied ("catch-up").
+So the cost of one action does not grow with the length of the match.
+
+Callers hold ``state.lock`` while they read or change a state, and apply actions only
+while they also hold the table's row lock (``games.services``). A failure after an
+action was applied in memory but before the commit evicts the entry (:func:`forget`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import Enum
+from typing import Any
+
+from games.engine import Card, Match, Options, action_from_dict
+from games.engine.events import DealScored, DeclarerKnown, Event
+from games.engine.fair import deal_from_seeds
+
+from .errors import StaleVersion
+from .models import Dealing, Table, TableAction
+
+CACHE_SIZE = 2000  # tables per process; an evicted table is rebuilt from the log
+
+
+@dataclass(eq=False)
+class TableState:
+    table_id: int
+    version: int
+    match: Match
+    dealing: int  # the dealing in progress (or the last one, after the match)
+    client_ids: set[tuple[int, str]] = field(default_factory=set)
+    sheet: list[dict[str, Any]] = field(default_factory=list)
+    bid: int | None = None  # the winning bid of the deal in progress (for the sheet)
+    pending: list[dict[str, Any]] = field(default_factory=list)  # this deal's sheet notes
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    # -- moving it forward (callers hold the lock) ------------------------------------
+
+    def apply(self, seat: int, action: Any) -> list[Event]:
+        """Apply an engine action; raises the engine's errors and then changes nothing."""
+        events = list(self.match.apply(action, seat=seat))
+        self.note(events)
+        return events
+
+    def start_dealing(self, dealing: Dealing) -> list[Event]:
+        """Deal the next deal's cards from the dealing's seeds (docs/fair-dealing.md)."""
+        match = self.match
+        hands, talons = deal_from_seeds(
+            bytes.fromhex(dealing.server_seed),
+            {int(seat): seed for seat, seed in dealing.client_seeds.items()},
+            match.players,
+            match.dealer,
+        )
+        events = match.start_deal(hands, talons)
+        self.dealing = dealing.number
+        self.note(events)
+        return events
+
+    def note(self, events: list[Event]) -> None:
+        """Keep the score sheet: one row per completed deal (redeals included)."""
+        for event in events:
+            if isinstance(event, DeclarerKnown):
+                self.bid = event.bid
+            elif isinstance(event, DealScored):
+                self.pending = [event_to_dict(event)]
+            elif self.pending and type(event).__name__ in SHEET_NOTES:
+                self.pending.append(event_to_dict(event))
+        results = self.match.results
+        if len(results) > len(self.sheet):
+            self.sheet.append(sheet_row(len(self.sheet), results[-1], self.bid, self.pending))
+            self.bid = None
+            self.pending = []
+
+
+SHEET_NOTES = {
+    "BarrelAttempt",
+    "BarrelArrived",
+    "BarrelFell",
+    "BoltPenalty",
+    "Samosval",
+    "GoldenReset",
+    "MatchWon",
+}
+
+
+def sheet_row(number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]) -> dict[str, Any]:
+    """One score-sheet row: the engine's deal result, the score lines of its DealScored
+    event (card points, marriages, tricks, delta, bolts per seat) and what the §3 steps
+    did after it (barrel, bolt penalties, samosval)."""
+    scored = pending[0] if pending and pending[0]["type"] == "deal_scored" else None
+    row = result.to_dict()
+    row.update(
+        deal=number,
+        bid=bid if result.outcome.value != "redeal" else None,
+        golden=result.golden,
+        dark=result.dark,
+        lines=scored["lines"] if scored else [],
+        notes=pending[1:] if scored else [],
+    )
+    return row
+
+
+# -- events as JSON -----------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.letter if hasattr(value, "letter") else value.value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
+_TYPE_NAMES: dict[type, str] = {}
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """An engine event as JSON. Events carry public information only (the engine's
+    contract, games/engine/events.py), so every seat and spectator may receive them."""
+    kind = type(event)
+    name = _TYPE_NAMES.get(kind)
+    if name is None:
+        name = _TYPE_NAMES[kind] = _snake(kind.__name__)
+    out: dict[str, Any] = {"type": name}
+    for f in fields(event):
+        out[f.name] = _plain(getattr(event, f.name))
+    return out
+
+
+# -- the per-process cache ----------------------------------------------------------
+
+_cache: OrderedDict[int, TableState] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _entry(table_id: int) -> TableState | None:
+    with _cache_lock:
+        state = _cache.get(table_id)
+        if state is not None:
+            _cache.move_to_end(table_id)
+        return state
+
+
+def _store(state: TableState) -> TableState:
+    with _cache_lock:
+        existing = _cache.get(state.table_id)
+        if existing is not None:
+            return existing
+        _cache[state.table_id] = state
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+        return state
+
+
+def forget(table_id: int) -> None:
+    with _cache_lock:
+        _cache.pop(table_id, None)
+
+
+def clear() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def acquire(table: Table) -> TableState:
+    """The state of a started table at ``table.version``, locked for the caller
+    (release with ``state.lock.release()``). Use :func:`locked` as a context manager."""
+    state = _entry(table.pk)
+    if state is None:
+        state = _store(_build(table))
+    state.lock.acquire()
+    if state.version > table.version:
+        # The caller read its table row before another commit that this process has
+        # already applied (only a reader without the row lock can see this).
+        state.lock.release()
+        raise StaleVersion()
+    try:
+        if state.version < table.version:
+            _catch_up(state, table.version)
+    except BaseException:
+        state.lock.release()
+        forget(table.pk)
+        raise
+    return state
+
+
+class locked:
+    """``with locked(table) as state:`` — the table's state at its row's version."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def __enter__(self) -> TableState:
+        self.state = acquire(self.table)
+        return self.state
+
+    def __exit__(self, *exc: object) -> None:
+        self.state.lock.release()
+
+
+def _build(table: Table) -> TableState:
+    options = Options.from_dict(table.options)
+    assert table.first_dealer is not None, "the table has not started"
+    match = Match.empty(options, first_dealer=table.first_dealer)
+    state = TableState(table_id=table.pk, version=0, match=match, dealing=-1)
+    first = Dealing.objects.get(table_id=table.pk, number=0)
+    state.start_dealing(first)
+    _catch_up(state, table.version)
+    return state
+
+
+def _catch_up(state: TableState, version: int) -> None:
+    """Apply the log rows after ``state.version`` up to ``version``, dealing each new
+    deal from its dealing's seeds."""
+    rows = list(
+        TableAction.objects.filter(table_id=state.table_id, version__gt=state.version, version__lte=version)
+        .order_by("version")
+        .values_list("version", "seat", "action", "client_id")
+    )
+    if len(rows) != version - state.version:
+        raise RuntimeError(f"table {state.table_id}: the log has a gap before version {version}")
+    dealings: dict[int, Dealing] = {}
+    for row_version, seat, action, client_id in rows:
+        state.apply(seat, action_from_dict(action))
+        state.version = row_version
+        if client_id:
+            state.client_ids.add((seat, client_id))
+        if state.match.awaiting_deal:
+            if not dealings:
+                dealings = {
+                    d.number: d
+                    for d in Dealing.objects.filter(table_id=state.table_id, number__gt=state.dealing)
+                }
+            state.start_dealing(dealings[state.dealing + 1])

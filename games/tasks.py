@@ -1,0 +1,21 @@
+"""Celery tasks of the live tables: load by id, call one service, nothing else.
+
+``acks_late`` with ``reject_on_worker_lost``: a worker killed in the middle of a bot's
+turn leaves the task to another worker, and the services make a second run harmless
+(the version it carries is then stale). The clock sweep is the last safety net: every
+deadline lives in the database.
+"""
+
+from celery import shared_task
+
+from games import services
+
+
+@shared_task(name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def bot_play_turn(table_id: int, version: int) -> bool:
+    return services.bot_play(table_id, version)
+
+
+@shared_task(name="games.clocks_sweep", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def clocks_sweep() -> int:
+    return services.clocks_sweep()
