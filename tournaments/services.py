@@ -65,6 +65,9 @@ STOP_GRACE = timedelta(minutes=15)
 ARENA_BOT_AFTER = 120.0
 """Arena: seconds a player waits before he is seated with bots."""
 
+CHECK_IN_HORIZON = timedelta(days=1)
+"""A tournament in registration is stepped from this long before its start."""
+
 OPEN_BATCH = 50
 """Live tables opened by one step; a step that leaves more asks for another at once."""
 
@@ -413,11 +416,18 @@ def registration_check_in(
 
 
 def tournaments_due(now: datetime | None = None) -> list[int]:
-    """The tournaments the tick should step: announced and not over, not paused (a
-    paused running tournament still records results: it is stepped too)."""
-    return list(
-        Tournament.objects.filter(status__in=Tournament.ACTIVE).values_list("pk", flat=True)
+    """The tournaments the tick should step now: running ones (results, rounds, the
+    clock), and announced ones whose next moment (registration, check-in, start) has
+    come. A paused tournament is stepped too: its results are still recorded."""
+    now = _now(now)
+    due = (
+        Q(status=S.RUNNING)
+        | Q(status=S.SCHEDULED, registration_opens_at__lte=now)
+        # Registration ends in a start, and perhaps a check-in before it (a check-in
+        # window is far shorter than a day).
+        | Q(status__in=Tournament.ENTERABLE, starts_at__lte=now + CHECK_IN_HORIZON)
     )
+    return list(Tournament.objects.filter(due).values_list("pk", flat=True))
 
 
 def tournament_step(*, tournament_id: int, now: datetime | None = None) -> str:

@@ -441,3 +441,11 @@ def test_a_rated_tournament_must_play_its_preset_unchanged() -> None:
             registration_opens_at=START - timedelta(days=1),
             starts_at=START,
         )
+
+
+def test_the_tick_steps_only_tournaments_with_something_due() -> None:
+    soon = TournamentFactory(registration_opens_at=at(-60))
+    later = TournamentFactory(registration_opens_at=at(60), starts_at=at(120))
+    TournamentFactory(status=S.DRAFT, registration_opens_at=at(-60))
+    assert services.tournaments_due(at(-30)) == [soon.pk]
+    assert sorted(services.tournaments_due(at(61))) == sorted([soon.pk, later.pk])
