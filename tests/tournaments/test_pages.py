@@ -221,3 +221,25 @@ def test_the_rules_are_locked_once_scheduled(organiser: Client) -> None:
         reverse("admin:tournaments_tournament_change", args=[t.pk])
     ).content.decode()
     assert 'name="preset"' not in page
+
+
+def test_the_admin_amends_a_finished_tables_result(organiser: Client) -> None:
+    from tests.tournaments.helpers import play_round, settle
+    from tournaments.models import Standing
+
+    t, _users = running(3, rounds=1)
+    play_round(t)
+    settle(t, 30)
+    a = t.round_set.get().assignments.get()
+    seats = list(a.seats.order_by("number"))
+    places = ["1" if s.place == 3 else "3" if s.place == 1 else "2" for s in seats]
+    if sorted(places) != ["1", "2", "3"]:  # shared places: make them plain
+        places = ["1", "2", "3"]
+    organiser.post(
+        reverse("admin:tournaments_assignment_change", args=[a.pk]),
+        {"places": ", ".join(places), "reason": "wrong scores", "seats-TOTAL_FORMS": "0",
+         "seats-INITIAL_FORMS": "0", "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "0"},
+    )  # fmt: skip
+    a.refresh_from_db()
+    top = Standing.objects.get(tournament=t, position=1)
+    assert a.amended and top.user_id == seats[places.index("1")].user_id
