@@ -373,6 +373,14 @@ def registration_create(
     return reg
 
 
+def _entry(t: Tournament, user: Any) -> Registration:
+    """The user's registration, locked, if he is entered (registered or checked in)."""
+    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
+    if reg is None or reg.status not in (R.REGISTERED, R.CHECKED_IN):
+        raise errors.NotRegistered()
+    return reg
+
+
 @transaction.atomic
 def registration_withdraw(
     *, tournament: Tournament | int, user: Any, now: datetime | None = None
@@ -382,9 +390,7 @@ def registration_withdraw(
     t = _locked(tournament)
     if t.status in (S.FINISHED, S.CANCELLED):
         raise errors.WrongState()
-    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
-    if reg is None or reg.status not in (R.REGISTERED, R.CHECKED_IN):
-        raise errors.NotRegistered()
+    reg = _entry(t, user)
     reg.status = R.WITHDRAWN
     reg.left_at = _now(now)
     reg.save(update_fields=["status", "left_at"])
@@ -398,9 +404,7 @@ def registration_check_in(
 ) -> Registration:
     t = _locked(tournament)
     now = _now(now)
-    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
-    if reg is None or reg.status not in (R.REGISTERED, R.CHECKED_IN):
-        raise errors.NotRegistered()
+    reg = _entry(t, user)
     if reg.status == R.CHECKED_IN:
         return reg
     if t.status != S.CHECK_IN:

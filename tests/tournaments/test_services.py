@@ -116,7 +116,13 @@ def test_a_finished_match_is_recorded_into_the_standings() -> None:
     play_round(t)
     settle(t, 30)
     points = dict(Standing.objects.filter(tournament=t).values_list("user_id", "points"))
-    assert sorted(points.values(), reverse=True) == [3, 3, 1, 1, 0, 0]
+    places = dict(
+        AssignmentSeat.objects.filter(
+            assignment__round__tournament=t, user__isnull=False
+        ).values_list("user_id", "place")
+    )
+    # 3/1/0 by place (equal final scores share a place and its points).
+    assert points == {user: {1: 3, 2: 1}.get(place, 0) for user, place in places.items()}
 
 
 def test_a_result_is_recorded_once_however_often_it_arrives() -> None:
