@@ -43,11 +43,13 @@ run: install ## Serve on http://127.0.0.1:8000 with the embedded default (SQLite
 test: install ## Run the whole test suite (set CI=true to make missing services a failure)
 	$(RUN) pytest $(PYTEST_ARGS)
 
+# The pure-Python packages held to mypy --strict (those that exist).
+STRICT := $(wildcard games/engine games/bots)
+
 lint: install ## ruff, then mypy (strict for games/engine and games/bots)
 	$(RUN) ruff check .
 	$(RUN) mypy config accounts games tournaments ratings
-	@dirs=$$(ls -d games/engine games/bots 2>/dev/null); \
-	  if [ -n "$$dirs" ]; then echo "mypy --strict $$dirs"; $(RUN) mypy --strict $$dirs; fi
+	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
 
 stack: install ## web (2 ASGI workers), Celery worker and beat on local PostgreSQL and Redis
 	$(RUN) scripts/stack
@@ -55,8 +57,16 @@ stack: install ## web (2 ASGI workers), Celery worker and beat on local PostgreS
 migrate: install ## Apply migrations to the database the environment names
 	$(RUN) python manage.py migrate --noinput
 
-messages: install ## Refresh locale/*.po from the code and compile them
-	$(RUN) python manage.py makemessages --locale ru --locale uk --ignore '.venv/*' --ignore '.tools/*' --no-obsolete
+# Apps with a catalogue of their own (<app>/locale/); locale/ holds the rest.
+APP_CATALOGUES := $(patsubst %/locale,%,$(wildcard */locale))
+MAKEMESSAGES := makemessages --locale ru --locale uk --no-obsolete --no-location
+
+messages: install ## Refresh every catalogue (locale/ and <app>/locale/) and compile them
+	$(RUN) python manage.py $(MAKEMESSAGES) --ignore '.venv/*' \
+	  --ignore '.tools/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'bench/*' \
+	  $(foreach app,$(APP_CATALOGUES),--ignore '$(app)/*')
+	$(foreach app,$(APP_CATALOGUES),cd $(app) && $(CURDIR)/.venv/bin/django-admin \
+	  $(MAKEMESSAGES) --settings=config.settings --pythonpath=.. && cd $(CURDIR) &&) true
 	$(RUN) python manage.py compilemessages --ignore '.venv/*' --ignore '.tools/*'
 
 superuser: install ## Create an admin account

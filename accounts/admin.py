@@ -7,16 +7,9 @@ from accounts.models import User
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    list_display = (
-        "username",
-        "display_name",
-        "country",
-        "preferred_language",
-        "is_staff",
-        "is_active",
-        "date_joined",
-        "last_login",
-    )
+    # Few, narrow columns: the list fits a 1280-px screen beside the filters (language,
+    # activity and last sign-in are filters or on the player's page).
+    list_display = ("username", "display_name", "country", "is_staff", "date_joined")
     list_filter = ("is_staff", "is_superuser", "is_active", "preferred_language", "groups")
     search_fields = ("username", "display_name", "email")
     ordering = ("-date_joined",)

@@ -1,9 +1,26 @@
+from typing import ClassVar
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
+from django.db.models import Value
 from django.db.models.functions import Lower
+from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
+
+from accounts.countries import PlayerCountries
+
+
+class UserManager(DjangoUserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> "User":
+        """Find a player by username in any case: sign-in, API tokens, createsuperuser.
+
+        Names are unique regardless of case (the constraint below), so this finds at
+        most one; it compares ``lower()`` on both sides, as the constraint's index does.
+        """
+        return self.get(Exact(Lower(self.model.USERNAME_FIELD), Lower(Value(username))))
 
 
 class User(AbstractUser):
@@ -15,7 +32,7 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Shown to other players. Leave empty to use your username."),
     )
-    country = CountryField(_("country"), blank=True)
+    country = CountryField(_("country"), blank=True, countries=PlayerCountries)
     preferred_language = models.CharField(
         _("preferred language"),
         max_length=8,
@@ -24,8 +41,15 @@ class User(AbstractUser):
         help_text=_("The site's language when you are signed in."),
     )
 
-    class Meta(AbstractUser.Meta):
+    objects: ClassVar[UserManager] = UserManager()
+
+    class Meta:
         swappable = "AUTH_USER_MODEL"
+        # "account" reads right in every admin sentence in Russian and Ukrainian too:
+        # аккаунт / обліковий запис are the same in the nominative and the accusative
+        # ("Выберите аккаунт для изменения"), unlike пользователь.
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
         constraints = [
             models.UniqueConstraint(
                 Lower("username"),

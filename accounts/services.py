@@ -38,3 +38,11 @@ def user_profile_update(
     user.full_clean(exclude=["password"])
     user.save(update_fields=["display_name", "country", "preferred_language"])
     return user
+
+
+@transaction.atomic
+def user_language_update(*, user: User, language: str) -> User:
+    """Make ``language`` the player's preferred language (the header's language menu)."""
+    user.preferred_language = User._meta.get_field("preferred_language").clean(language, user)
+    user.save(update_fields=["preferred_language"])
+    return user

@@ -1,16 +1,20 @@
+import contextlib
+
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
-from accounts.services import user_create, user_profile_update
+from accounts.services import user_create, user_language_update, user_profile_update
 
 
 @require_http_methods(["GET", "POST"])
@@ -33,6 +37,36 @@ def signup(request: HttpRequest) -> HttpResponse:
             return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def logout_view(request: HttpRequest) -> HttpResponse:
+    """GET asks (a link can't sign anyone out), POST signs out and says so."""
+    if request.method == "GET":
+        return render(request, "accounts/logout.html")
+    language = getattr(request.user, "preferred_language", "")
+    was_signed_in = request.user.is_authenticated
+    logout(request)
+    if was_signed_in:
+        messages.success(request, _("You have been signed out."))
+    response = redirect(settings.LOGOUT_REDIRECT_URL)
+    if language:
+        # The site goes on in the language the player had chosen.
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language)
+    return response
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The header's language menu. For a signed-in player the choice becomes the
+    preferred language, which would otherwise win over it on the next page."""
+    response = i18n.set_language(request)
+    language = request.POST.get(i18n.LANGUAGE_QUERY_PARAMETER, "")
+    user = request.user
+    if request.method == "POST" and isinstance(user, User) and language:
+        # An unknown language: Django ignored it, and so does the preference.
+        with contextlib.suppress(ValidationError):
+            user_language_update(user=user, language=language)
+    return response
 
 
 @login_required

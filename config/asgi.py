@@ -1,9 +1,12 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websockets get the session user (AuthMiddlewareStack), or the user of an API token
-(config/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS. The lifespan start-up hands the server's event loop to
-the games scheduler, which runs bot turns and the clock sweep there in the embedded
-default (games/scheduler.py).
+(config/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS. The
+lifespan start-up hands the server's event loop to the games scheduler, which runs bot
+turns and the clock sweep there in the embedded default (games/scheduler.py). Static
+files are served by servestatic's async Django middleware (config/settings.py).
+config.startup.prepare() refuses to start without a secret key (DEBUG off) and loads the
+URLconf before the first request.
 """
 
 import asyncio
@@ -16,6 +19,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # Django must be set up before anything imports models (consumers, routing).
 django_asgi_app = get_asgi_application()
+
+from config.startup import prepare  # noqa: E402
+
+prepare()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

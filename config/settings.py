@@ -29,10 +29,11 @@ if (BASE_DIR / ".env").is_file():
 
 # ------------------------------------------------------------------ core
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env.str(
-    "DJANGO_SECRET_KEY",
-    default="django-insecure-thousand-embedded-default-change-me-in-production",
-)
+# Only DEBUG falls back to a key written here. Without DEBUG and without a key the setting
+# stays empty: Django then refuses any use of it, and config.startup makes the web
+# server refuse to start (tooling such as collectstatic and makemessages still runs).
+DEVELOPMENT_SECRET_KEY = "django-insecure-thousand-development-only"
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -42,7 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "whitenoise.runserver_nostatic",
+    "servestatic.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
@@ -59,7 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -150,15 +151,17 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "servestatic.storage.CompressedManifestStaticFilesStorage"
             if STATIC_MANIFEST
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         ),
     },
 }
-# Without collectstatic (make run, tests) whitenoise serves straight from the finders.
-WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
-WHITENOISE_AUTOREFRESH = DEBUG
+# servestatic serves them under ASGI with asynchronous file reads (whitenoise's
+# synchronous iterators made Django warn and buffer). Without collectstatic (make run,
+# tests) it serves straight from the finders.
+SERVESTATIC_USE_FINDERS = not STATIC_MANIFEST
+SERVESTATIC_AUTOREFRESH = DEBUG
 
 # ------------------------------------------------------------------ redis, channels, celery
 REDIS_URL = env.str("REDIS_URL", default="") or None
@@ -204,18 +207,46 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
 # ------------------------------------------------------------------ DRF
 REST_FRAMEWORK = {
+    # Token first: an anonymous caller then gets 401 with `WWW-Authenticate: Token`
+    # (DRF takes the challenge from the first class; a session has none, hence 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {"signup": "60/hour"},  # per address: accounts by API
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Thousand API",
-    "DESCRIPTION": "Tournaments, tables and ratings for the card game Thousand.",
+    # What the API offers is told by TAGS, one entry per group of endpoints that exists
+    # (a test keeps the two in step), so the description promises nothing more.
+    "DESCRIPTION": (
+        "The HTTP API of the Thousand service, for the card game Thousand (Тысяча). "
+        "Sign in with the session of the web site, or send `Authorization: Token <key>`: "
+        "`POST /api/v1/auth/token/` gives the key for a username and password."
+    ),
+    "TAGS": [
+        {"name": "accounts", "description": "Your profile and your API token."},
+        {
+            "name": "tables",
+            "description": (
+                "Live tables: list and open them, take or leave a seat, seat bots, start, "
+                "resign, and a match's record. The play itself goes over the websocket "
+                "`/ws/tables/<id>/` (docs/protocol.md)."
+            ),
+        },
+    ],
+    # Operations are grouped (tagged) by the first path segment after /api/v1/.
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Separate request and response components: read-only fields (the token's `token`)
+    # are then no input in the docs' "Try it out", which works with form bodies too.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Enums stay inline: the default enum hook moves a blank choice ("no preferred
+    # language") into a shared, type-less `BlankEnum` component.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enum_id_removal"],
     # Swagger UI is served from this server (drf-spectacular-sidecar), never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -223,9 +254,18 @@ SPECTACULAR_SETTINGS = {
 }
 
 # ------------------------------------------------------------------ security
-SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Served over HTTPS (itself or behind a proxy that sets X-Forwarded-Proto), DJANGO_HTTPS
+# turns on all that `manage.py check --deploy` asks for. /healthz stays reachable over
+# plain HTTP for load balancers and container health checks.
+HTTPS = env.bool("DJANGO_HTTPS", default=False)
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_PRELOAD", default=HTTPS)
+SECURE_HSTS_PRELOAD = SECURE_HSTS_INCLUDE_SUBDOMAINS
 
 # ------------------------------------------------------------------ logging
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")

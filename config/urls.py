@@ -1,24 +1,34 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts.views import set_language
 from config import views
 from games.views import play
 from ratings.views import leaderboards
 from tournaments.views import tournament_list
 
+admin.site.site_header = _("Thousand administration")
+admin.site.site_title = _("Thousand admin")
+# The app list beside every page costs a third of a 1280-px screen: lists need it more.
+admin.site.enable_nav_sidebar = False
+
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
     path("play/", play, name="play"),
     path("tournaments/", tournament_list, name="tournaments"),
     path("tournaments/", include("tournaments.urls")),
     path("leaderboards/", leaderboards, name="leaderboards"),
     path("accounts/", include("accounts.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("", include("ratings.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
+    path("api/v1/", include("ratings.api_urls")),
     path("api/v1/", include("tournaments.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -53,6 +53,9 @@ class Table(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
     version = models.PositiveIntegerField(_("version"), default=0, help_text=_("Actions applied."))
+    # Grows with every change of a seat (join, bot, resign, away…): lets each process
+    # keep the seats in memory between actions and notice when they changed.
+    seats_version = models.PositiveIntegerField(_("seats version"), default=0)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), null=True, blank=True)
     # The clock: when the seat to act runs out of time (for a bot: when the sweep plays
     # for it if its scheduled turn was lost). Null when nobody is to act.

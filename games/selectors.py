@@ -98,8 +98,13 @@ def next_dealing(table: Table, state: table_state.TableState | None) -> dict[str
     if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
         return None
     number = 0 if state is None else state.dealing + 1
-    row = Dealing.objects.filter(table_id=table.pk, number=number).values("number", "commitment").first()
-    return dict(row) if row is not None else None
+    if state is not None and state.next_dealing is not None and state.next_dealing["number"] == number:
+        return state.next_dealing
+    row = Dealing.objects.filter(table_id=table.pk, number=number).values("number", "commitment").order_by().first()
+    found = dict(row) if row is not None else None
+    if state is not None:
+        state.next_dealing = found
+    return found
 
 
 def dealing_revealed(dealing: Dealing) -> dict[str, Any]:
@@ -182,6 +187,6 @@ def match_record_export(*, table_id: int) -> dict[str, Any]:
     cards still in play)."""
     result = MatchResult.objects.filter(table_id=table_id).first()
     if result is None:
-        raise errors.NotPlaying("the match has no record until it is finished")
+        raise errors.NotFinished("the match has no record until it is finished")
     return result.record
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import errors, realtime, scheduler, selectors
@@ -389,20 +390,25 @@ def _commit_action(
     state.version = table.version
     if client_id is not None:
         state.client_ids.add((seat_number, client_id))
-    seats = list(Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number"))
+    seats = _seats(table, state)
     seat = seats[seat_number]
+    fields = ["version", "deadline"]
     if source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row):
         seat.away = False
         seat.timeouts_in_row = 0
         seat.save(update_fields=["away", "timeouts_in_row"])
+        fields.append("seats_version")
     elif source == TableAction.Source.TIMEOUT:
         seat.timeouts_in_row += 1
         # Two timeouts in a row: a bot plays the seat until its person acts again.
         seat.away = seat.timeouts_in_row >= 2
         seat.save(update_fields=["away", "timeouts_in_row"])
+        fields.append("seats_version")
+    if "seats_version" in fields:
+        table.seats_version += 1
+        state.seats_version = table.seats_version
 
     revealed = None
-    fields = ["version", "deadline"]
     match = state.match
     if match.awaiting_deal:
         revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
@@ -436,7 +442,8 @@ def _deal_next(table: Table, state: table_state.TableState, now: Any) -> list[An
     dealing.dealer = state.match.deal.dealer if state.match.deal is not None else None
     dealing.dealt_at = now
     dealing.save(update_fields=["dealer", "dealt_at"])
-    _dealing_create(table, number + 1)
+    upcoming = _dealing_create(table, number + 1)
+    state.next_dealing = {"number": upcoming.number, "commitment": upcoming.commitment}
     return events
 
 
@@ -477,6 +484,15 @@ def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> l
         else:
             places[seat] = position + 1
     return places
+
+
+def _seats(table: Table, state: table_state.TableState) -> list[Seat]:
+    """The table's seats in seat order, kept with the state between actions and read
+    again only when ``table.seats_version`` says they changed."""
+    if state.seats is None or state.seats_version != table.seats_version:
+        state.seats = list(Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number"))
+        state.seats_version = table.seats_version
+    return state.seats
 
 
 def _deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
@@ -541,6 +557,7 @@ def _announce(
 def _after_seats_change(table: Table) -> None:
     """Seats or status changed: connections re-read the table, the lobby refreshes."""
     table_id = table.pk
+    Table.objects.filter(pk=table_id).update(seats_version=F("seats_version") + 1)
     text = json.dumps({"type": "refresh", "table_id": table_id})
 
     def send() -> None:
@@ -583,12 +600,12 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
         return False
     if on_clock and (table.deadline is None or table.deadline > timezone.now()):
         return False
-    seats = list(Seat.objects.filter(table_id=table_id).order_by("number"))
     try:
         with table_state.locked(table) as state:
             seat = state.match.to_act
             if seat is None:
                 return False
+            seats = _seats(table, state)
             view = state.match.view(seat)
     except errors.StaleVersion:
         return False

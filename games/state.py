@@ -39,6 +39,9 @@ class TableState:
     sheet: list[dict[str, Any]] = field(default_factory=list)
     bid: int | None = None  # the winning bid of the deal in progress (for the sheet)
     pending: list[dict[str, Any]] = field(default_factory=list)  # this deal's sheet notes
+    seats: list[Any] | None = None  # the table's Seat rows at ``seats_version``
+    seats_version: int = -1
+    next_dealing: dict[str, Any] | None = None  # the published commitment not dealt yet
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # -- moving it forward (callers hold the lock) ------------------------------------

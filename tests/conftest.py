@@ -4,13 +4,20 @@
   is repeatable) is loaded unless HYPOTHESIS_PROFILE names another ("dev", "thorough").
 * Celery runs tasks eagerly in every test, whatever the environment says, so that tests
   are deterministic; tests that prove the real worker build their own client.
+* The suite runs with DEBUG off, as production does, so it brings a secret key of its own
+  (settings are loaded before this file; processes the tests start inherit it).
 """
 
 import os
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
+
+TEST_SECRET_KEY = "tests-only-not-secret-" + "k" * 40
+os.environ["DJANGO_SECRET_KEY"] = os.environ.get("DJANGO_SECRET_KEY") or TEST_SECRET_KEY
+django_settings.SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
 
 settings.register_profile(
     "ci",

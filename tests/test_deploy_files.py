@@ -5,6 +5,7 @@ No Docker engine runs here, so the files are parsed and checked, not run.
 
 import ast
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,42 @@ def test_readme_documents_every_variable_the_settings_read():
 
     missing = sorted(name for name in settings_variables() if f"`{name}`" not in readme)
     assert not missing, f"README.md does not mention {missing}"
+
+
+def test_compose_requires_a_secret_key(compose):
+    for service in APP_SERVICES:
+        key = compose["services"][service]["environment"]["DJANGO_SECRET_KEY"]
+        assert key.startswith("${DJANGO_SECRET_KEY:?"), service
+
+
+def test_stack_keeps_its_generated_secret_key_out_of_git():
+    stack = (ROOT / "scripts" / "stack").read_text()
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+
+    assert "scripts/secret-key .secret-key" in stack
+    assert "/.secret-key" in ignored
+
+
+def test_secret_key_script_makes_one_private_key_and_keeps_it(tmp_path):
+    keyfile = tmp_path / "key"
+
+    def run() -> str:
+        done = subprocess.run(
+            [ROOT / "scripts" / "secret-key", keyfile], capture_output=True, text=True, check=True
+        )
+        return done.stdout.strip()
+
+    first, second = run(), run()
+    assert first == second
+    assert len(first) >= 50
+    assert keyfile.stat().st_mode & 0o077 == 0
+
+
+def test_make_lint_names_the_strict_packages_on_one_line():
+    done = subprocess.run(
+        ["make", "--dry-run", "lint"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+
+    assert any(
+        line.endswith("mypy --strict games/engine games/bots") for line in done.stdout.splitlines()
+    ), done.stdout

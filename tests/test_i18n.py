@@ -30,6 +30,6 @@ def test_password_errors_are_translated(language):
     with translation.override(language):
         form = SignUpForm({"username": "x", "password1": "1", "password2": "1"})
         form.is_valid()
-        errors = " ".join(form.errors["password2"])
+        errors = " ".join(form.errors["password1"])
 
     assert "too short" not in errors

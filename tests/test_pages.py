@@ -50,5 +50,16 @@ def test_admin_user_list_opens_for_a_superuser(client):
     assert client.get("/admin/accounts/user/add/").status_code == 200
 
 
-def test_static_css_is_served_by_whitenoise(client):
-    assert client.get("/static/css/site.css").status_code == 200
+def test_header_has_a_menu_button_for_narrow_screens(client):
+    page = client.get(reverse("home")).content.decode()
+
+    assert 'class="menu-button" aria-expanded="false" aria-controls="site-menu"' in page
+    assert 'id="site-menu"' in page
+
+
+def test_pages_load_nothing_from_another_host(client):
+    page = client.get(reverse("home")).content.decode()
+
+    sources = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page)
+    assert sources
+    assert all(s.startswith("/") and not s.startswith("//") for s in sources), sources

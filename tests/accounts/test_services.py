@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from accounts.models import User
-from accounts.services import user_create, user_profile_update
+from accounts.services import user_create, user_language_update, user_profile_update
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -45,3 +45,19 @@ def test_user_profile_update_refuses_an_unknown_language_and_keeps_the_row():
 
     user.refresh_from_db()
     assert user.preferred_language == "en"
+
+
+def test_a_player_is_found_by_username_in_any_case():
+    user = UserFactory(username="Olena")
+
+    assert User.objects.get_by_natural_key("oLENA") == user
+
+
+def test_user_language_update_refuses_an_unknown_language_and_keeps_the_row():
+    user = UserFactory(preferred_language="ru")
+
+    with pytest.raises(ValidationError):
+        user_language_update(user=user, language="xx")
+
+    user.refresh_from_db()
+    assert user.preferred_language == "ru"

@@ -78,3 +78,11 @@ def test_signup_with_an_invalid_name_is_refused(client):
     assert response.status_code == 400
     assert "Enter a valid username." in response.content.decode()
     assert not User.objects.exists()
+
+
+def test_weak_password_errors_are_shown_under_the_password_field(client):
+    response = client.post(SIGNUP, signup_data(password1="password", password2="password"))
+
+    errors = response.context["form"].errors
+    assert "This password is too common." in errors["password1"]
+    assert "password2" not in errors

@@ -3,8 +3,10 @@
 import uuid
 
 import pytest
+import redis
 from django.db.utils import ConnectionHandler
 
+from config import health
 from config.celery import app as celery_app
 from config.health import check_database
 from tests.integration.conftest import redis_layer
@@ -96,3 +98,23 @@ def test_database_check_passes_for_the_real_postgresql(postgres_url):
         connection.close()
 
     assert result == {"ok": True, "vendor": "postgresql"}
+
+
+@pytest.mark.asyncio
+async def test_healthz_reuses_its_redis_connections(
+    async_client, settings, redis_url, celery_broker, monkeypatch
+):
+    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=f"test-{uuid.uuid4().hex[:8]}")
+    celery_broker(redis_url)
+    monkeypatch.setattr(health, "check_database", lambda: {"ok": True})  # Redis only here
+
+    def connections() -> int:
+        names = [client["name"] for client in redis.Redis.from_url(redis_url).client_list()]
+        return names.count(health.redis_client_name())
+
+    assert (await async_client.get("/healthz")).status_code == 200
+    after_one = connections()
+    for _ in range(5):
+        assert (await async_client.get("/healthz")).status_code == 200
+
+    assert 1 <= after_one == connections()
