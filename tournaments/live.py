@@ -5,14 +5,12 @@ here, so that the state machine in ``tournaments.services`` reads in its own ter
 open a table with these players (and bots) in these seats, read how far a table has
 got, stop it after its current deal, make a disqualified player resign.
 
-The ratings app is optional to this app: when it is installed, entry conditions read a
-player's rating and an amended result is handed on to it; when not, every player counts
-as unrated (1500, no rated matches).
+From the ratings app: a player's rating and rated matches (entry conditions, seeding),
+and the amendment of a result (the ratings recompute from it).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import logging
 from collections.abc import Sequence
@@ -26,10 +24,11 @@ from games import errors as game_errors
 from games import services as game_services
 from games import state as table_state
 from games.models import MatchResult, Table
+from ratings import elo
+from ratings import selectors as rating_selectors
+from ratings import services as rating_services
 
 log = logging.getLogger(__name__)
-
-START_RATING = 1500.0
 
 
 @dataclass(frozen=True)
@@ -153,27 +152,16 @@ def replay_url(table_id: int) -> str:
 # -- ratings ------------------------------------------------------------------------------
 
 
-def _ratings(module: str) -> Any:
-    try:
-        return importlib.import_module(f"ratings.{module}")
-    except ImportError:
-        return None
-
-
 def player_rating(*, user: Any, players: int) -> tuple[float, int]:
-    """(rating, rated matches) of the user at tables of ``players``; unrated: (1500, 0)."""
-    selectors = _ratings("selectors")
-    if selectors is None or not hasattr(selectors, "player_ratings"):
-        return START_RATING, 0
-    for rating in selectors.player_ratings(user=user):
+    """(rating, rated matches) of the user at tables of ``players``; unrated: the start."""
+    for rating in rating_selectors.player_ratings(user=user):
         if rating.players == players:
             return float(rating.rating), int(rating.games)
-    return START_RATING, 0
+    return float(elo.START_RATING), 0
 
 
 def ratings_amend(*, result: MatchResult, placements: list[int], by: Any, reason: str) -> None:
-    """Hand an amended result's placements on to the ratings, when they are installed."""
-    services = _ratings("services")
-    if services is None or not hasattr(services, "result_correct"):
+    """An amended result's placements go to the ratings too (they recompute from it)."""
+    if not result.table.rated:
         return
-    services.result_correct(result=result, placements=placements, reason=reason, by=by)
+    rating_services.result_correct(result=result, placements=placements, reason=reason, by=by)
