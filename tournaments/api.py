@@ -13,13 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import ErrorSerializer
 from tournaments import errors, selectors, services
 from tournaments.models import Registration, Tournament
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    error = serializers.DictField(help_text="code and message")
-
 
 ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="not signed in"),
@@ -52,23 +48,23 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         return reverse("tournaments:detail", args=[t.pk])
 
 
-class MeSerializer(serializers.Serializer[Any]):
+class TournamentMeSerializer(serializers.Serializer[Any]):
     status = serializers.CharField(allow_null=True, help_text="your registration's status")
     can_register = serializers.BooleanField()
     can_withdraw = serializers.BooleanField()
     can_check_in = serializers.BooleanField()
 
 
-class DetailSerializer(TournamentSerializer):
+class TournamentDetailSerializer(TournamentSerializer):
     rules = serializers.ListField(child=serializers.CharField(), read_only=True)
-    me = MeSerializer(read_only=True)
+    me = TournamentMeSerializer(read_only=True)
 
     class Meta(TournamentSerializer.Meta):
         fields = (*TournamentSerializer.Meta.fields, "rules", "me")
         read_only_fields = fields
 
 
-class EntrantSerializer(serializers.ModelSerializer[Registration]):
+class TournamentEntrantSerializer(serializers.ModelSerializer[Registration]):
     user_id = serializers.IntegerField()
     name = serializers.CharField(source="user.get_display_name")
 
@@ -78,7 +74,7 @@ class EntrantSerializer(serializers.ModelSerializer[Registration]):
         read_only_fields = fields
 
 
-class StandingSerializer(serializers.Serializer[Any]):
+class TournamentStandingSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField()
     rank = serializers.IntegerField(
         allow_null=True, help_text="shared when tied; null: disqualified"
@@ -95,7 +91,7 @@ class StandingSerializer(serializers.Serializer[Any]):
     disqualified = serializers.BooleanField()
 
 
-class SeatSerializer(serializers.Serializer[Any]):
+class RoundSeatSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     name = serializers.CharField()
     user_id = serializers.IntegerField(allow_null=True, help_text="null: a bot")
@@ -104,25 +100,25 @@ class SeatSerializer(serializers.Serializer[Any]):
     score = serializers.IntegerField(allow_null=True)
 
 
-class TableSerializer(serializers.Serializer[Any]):
+class RoundTableSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField()
     table_id = serializers.IntegerField(allow_null=True, help_text="the live table, once open")
     url = serializers.CharField(allow_null=True)
     replay_url = serializers.CharField(allow_null=True)
     stopped_early = serializers.BooleanField(help_text="ranked by scores at the time limit")
-    seats = SeatSerializer(many=True)
+    seats = RoundSeatSerializer(many=True)
 
 
-class RoundSerializer(serializers.Serializer[Any]):
+class TournamentRoundSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.CharField()
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(allow_null=True)
-    tables = TableSerializer(many=True)
+    tables = RoundTableSerializer(many=True)
 
 
-class RegistrationSerializer(serializers.ModelSerializer[Registration]):
+class TournamentRegistrationSerializer(serializers.ModelSerializer[Registration]):
     class Meta:
         model = Registration
         fields = ("tournament", "status", "rating", "registered_at", "checked_in_at")
@@ -177,7 +173,9 @@ class TournamentListView(_Base):
 class TournamentDetailView(_Base):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: DetailSerializer, 404: ERRORS[404]}, summary="A tournament")
+    @extend_schema(
+        responses={200: TournamentDetailSerializer, 404: ERRORS[404]}, summary="A tournament"
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
         me = selectors.user_state(t, request.user)
@@ -188,41 +186,43 @@ class TournamentDetailView(_Base):
             "can_withdraw": me.can_withdraw,
             "can_check_in": me.can_check_in,
         }
-        return Response(DetailSerializer(t).data)
+        return Response(TournamentDetailSerializer(t).data)
 
 
 class EntrantsView(_Base):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        responses={200: EntrantSerializer(many=True), 404: ERRORS[404]}, summary="Entrants"
+        responses={200: TournamentEntrantSerializer(many=True), 404: ERRORS[404]},
+        summary="Entrants",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
-        return Response(EntrantSerializer(selectors.entrants(t), many=True).data)
+        return Response(TournamentEntrantSerializer(selectors.entrants(t), many=True).data)
 
 
 class StandingsView(_Base):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        responses={200: StandingSerializer(many=True), 404: ERRORS[404]}, summary="Standings"
+        responses={200: TournamentStandingSerializer(many=True), 404: ERRORS[404]},
+        summary="Standings",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
-        return Response(StandingSerializer(selectors.standings(t), many=True).data)
+        return Response(TournamentStandingSerializer(selectors.standings(t), many=True).data)
 
 
 class RoundsView(_Base):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        responses={200: RoundSerializer(many=True), 404: ERRORS[404]},
+        responses={200: TournamentRoundSerializer(many=True), 404: ERRORS[404]},
         summary="Rounds with their tables (newest first)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
-        return Response(RoundSerializer(selectors.rounds(t), many=True).data)
+        return Response(TournamentRoundSerializer(selectors.rounds(t), many=True).data)
 
 
 class _Action(_Base):
@@ -232,10 +232,10 @@ class _Action(_Base):
     def post(self, request: Request, tournament_id: int) -> Response:
         self.tournament(request, tournament_id)
         reg = type(self).service(tournament=tournament_id, user=request.user)
-        return Response(RegistrationSerializer(reg).data)
+        return Response(TournamentRegistrationSerializer(reg).data)
 
 
-ACTION_RESPONSES: dict[int, Any] = {200: RegistrationSerializer, **ERRORS}
+ACTION_RESPONSES: dict[int, Any] = {200: TournamentRegistrationSerializer, **ERRORS}
 
 
 class RegisterView(_Action):

@@ -112,7 +112,7 @@ def test_the_live_tables_seat_everyone_where_the_assignment_says() -> None:
 
 
 def test_a_finished_match_is_recorded_into_the_standings() -> None:
-    t, _users = running(6)
+    t, _users = running(6, rounds=1)
     play_round(t)
     settle(t, 30)
     points = dict(Standing.objects.filter(tournament=t).values_list("user_id", "points"))
@@ -455,3 +455,13 @@ def test_the_tick_steps_only_tournaments_with_something_due() -> None:
     TournamentFactory(status=S.DRAFT, registration_opens_at=at(-60))
     assert services.tournaments_due(at(-30)) == [soon.pk]
     assert sorted(services.tournaments_due(at(61))) == sorted([soon.pk, later.pk])
+
+
+def test_a_rated_tournaments_matches_move_the_players_ratings() -> None:
+    from ratings.models import RatingChange
+
+    t, users = running(3, rated=True, preset="simple", match_target=None, rounds=1)
+    play_round(t)
+    assert "finished" in settle(t, 60)
+    changed = set(RatingChange.objects.values_list("competitor__user_id", flat=True))
+    assert changed == {u.pk for u in users}
