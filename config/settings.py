@@ -236,6 +236,16 @@ SPECTACULAR_SETTINGS = {
                 "`/ws/tables/<id>/` (docs/protocol.md)."
             ),
         },
+        {
+            "name": "tournaments",
+            "description": (
+                "Scheduled tournaments: the lists, one tournament with its rules in plain "
+                "words, entrants, standings and rounds with their live tables; register, "
+                "withdraw and check in (docs/tournaments.md)."
+            ),
+        },
+        {"name": "leaderboard", "description": "The ratings leaderboards (docs/ratings.md)."},
+        {"name": "players", "description": "A player's ratings and statistics."},
     ],
     # Operations are grouped (tagged) by the first path segment after /api/v1/.
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",

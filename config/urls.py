@@ -20,6 +20,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("play/", play, name="play"),
     path("tournaments/", tournament_list, name="tournaments"),
+    path("tournaments/", include("tournaments.urls")),
     path("leaderboards/", leaderboards, name="leaderboards"),
     path("accounts/", include("accounts.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
@@ -28,6 +29,7 @@ urlpatterns = [
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("ratings.api_urls")),
+    path("api/v1/", include("tournaments.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
