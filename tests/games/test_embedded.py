@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import urllib.request
 import uuid
 from pathlib import Path
@@ -80,3 +81,24 @@ def test_a_deal_against_two_bots_plays_in_the_embedded_default(embedded_server: 
 
     bot_moves, version = asyncio.run(play())
     assert bot_moves > 0 and version > 20
+
+
+def get(url: str, headers: dict[str, str]) -> Any:
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+        return json.load(response)
+
+
+def test_the_clock_runs_in_the_embedded_default(embedded_server: int) -> None:
+    """Nobody acts for the person: the in-process beat sweeps the clock, a bot plays for
+    him on time, and after two timeouts in a row his seat is marked away."""
+    base = f"http://127.0.0.1:{embedded_server}"
+    token = post(f"{base}/api/v1/auth/signup/", {"username": f"c{uuid.uuid4().hex[:8]}", "password": "a long passphrase 9"})["token"]
+    auth = {"Authorization": f"Token {token}"}
+    table = post(f"{base}/api/v1/tables/play-bots/", {"move_seconds": 5}, auth)
+    end = time.time() + 90
+    while time.time() < end:
+        seats = get(f"{base}/api/v1/tables/{table['id']}/", auth)["seats"]
+        if seats[0]["away"]:
+            break
+        time.sleep(1)
+    assert seats[0]["away"] is True
