@@ -52,6 +52,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.guard import database_free, redis_free  # noqa: E402
+
 
 def prepare(args: argparse.Namespace) -> None:
     """A fresh database, migrated; Django set up on it and the bench's Redis db."""
@@ -77,7 +79,9 @@ def prepare(args: argparse.Namespace) -> None:
     }
     os.environ.update(env)
     admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
+    redis_free(args.redis_url)
     with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+        database_free(conn, name)
         conn.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )

@@ -61,6 +61,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.guard import database_free, redis_free  # noqa: E402
+
 STALL_SECONDS = 5.0
 READY_TIMEOUT = 120.0
 
@@ -613,7 +615,9 @@ class Bench:
                 f"refusing to drop {name!r}: the bench database's name starts with thousand_bench"
             )
         admin = parts._replace(scheme="postgresql", path="/postgres").geturl()
+        redis_free(self.args.redis_url)
         with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+            database_free(conn, name)
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
