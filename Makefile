@@ -16,7 +16,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_NO_PROGRESS := 1
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: help install run test lint stack migrate messages superuser clean screenshots
+.PHONY: help install run test lint stack migrate messages superuser clean bench-tables screenshots
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -53,6 +53,10 @@ lint: install ## ruff, then mypy (strict for games/engine and games/bots)
 
 stack: install ## web (2 ASGI workers), Celery worker and beat on local PostgreSQL and Redis
 	$(RUN) scripts/stack
+
+bench-tables: install ## Live-table benchmarks on local PostgreSQL and Redis (docs/benchmarks.md)
+	$(RUN) python bench/table_actions.py $(BENCH_ACTIONS_ARGS)
+	$(RUN) python bench/table_load.py $(BENCH_LOAD_ARGS)
 
 migrate: install ## Apply migrations to the database the environment names
 	$(RUN) python manage.py migrate --noinput

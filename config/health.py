@@ -29,7 +29,10 @@ from redis.backoff import NoBackoff
 from config.celery import app as celery_app
 
 TIMEOUT_SECONDS = 1.0
-REDIS_LAYERS = ("channels_redis.core.RedisChannelLayer", "channels_redis.pubsub.RedisPubSubChannelLayer")
+REDIS_LAYERS = (
+    "channels_redis.core.RedisChannelLayer",
+    "channels_redis.pubsub.RedisPubSubChannelLayer",
+)
 
 # One small client per (event loop, Redis URL): a connection belongs to the loop that
 # opened it, and tests run many loops. Weak keys let a closed loop's clients go.

@@ -4,9 +4,11 @@ from django.urls import path
 
 from config.consumers import EchoConsumer
 from games.consumers import LobbyConsumer, TableConsumer
+from tournaments.routing import websocket_urlpatterns as tournament_routes
 
 websocket_urlpatterns = [
     path("ws/echo/", EchoConsumer.as_asgi()),
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    *tournament_routes,
 ]

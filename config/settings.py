@@ -236,6 +236,16 @@ SPECTACULAR_SETTINGS = {
                 "`/ws/tables/<id>/` (docs/protocol.md)."
             ),
         },
+        {
+            "name": "tournaments",
+            "description": (
+                "Scheduled tournaments: the lists, one tournament with its rules in plain "
+                "words, entrants, standings and rounds with their live tables; register, "
+                "withdraw and check in (docs/tournaments.md)."
+            ),
+        },
+        {"name": "leaderboard", "description": "The ratings leaderboards (docs/ratings.md)."},
+        {"name": "players", "description": "A player's ratings and statistics."},
     ],
     # Operations are grouped (tagged) by the first path segment after /api/v1/.
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
@@ -300,6 +310,9 @@ GAMES_WS_MAX_MESSAGE = 4096  # bytes of one client message
 GAMES_WS_RATE = 10.0  # client messages a second per connection ...
 GAMES_WS_BURST = 20  # ... in bursts of this many
 GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is closed
+# Periodic tasks: Celery beat on the full stack, games/scheduler.py's in-process beat in
+# the embedded default.
 CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
+    "tournaments-tick": {"task": "tournaments.tick", "schedule": 5.0},
 }

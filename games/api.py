@@ -72,9 +72,7 @@ class TableSerializer(serializers.Serializer[Any]):
     seats = SeatSerializer(many=True, allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
-    invite_code = serializers.CharField(
-        required=False, help_text="Only for players seated at the table."
-    )
+    invite_code = serializers.CharField(required=False, help_text="Only for players seated at the table.")
     result = serializers.DictField(allow_null=True, required=False)
 
 
@@ -87,9 +85,7 @@ class TableCreateSerializer(serializers.Serializer[Any]):
     rated = serializers.BooleanField(default=False)
     private = serializers.BooleanField(default=False)
     move_seconds = serializers.IntegerField(
-        default=30,
-        min_value=services.MOVE_SECONDS_RANGE[0],
-        max_value=services.MOVE_SECONDS_RANGE[1],
+        default=30, min_value=services.MOVE_SECONDS_RANGE[0], max_value=services.MOVE_SECONDS_RANGE[1]
     )
 
 
@@ -106,9 +102,7 @@ class QuickSerializer(serializers.Serializer[Any]):
     level = serializers.ChoiceField(choices=LEVELS, default="basic")
     preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
     move_seconds = serializers.IntegerField(
-        default=60,
-        min_value=services.MOVE_SECONDS_RANGE[0],
-        max_value=services.MOVE_SECONDS_RANGE[1],
+        default=60, min_value=services.MOVE_SECONDS_RANGE[0], max_value=services.MOVE_SECONDS_RANGE[1]
     )
 
 
@@ -128,17 +122,11 @@ class TableAPIView(APIView):
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, errors.TableError):
-            return Response(
-                {"error": {"code": exc.code, "message": exc.message}}, status=exc.status
-            )
+            return Response({"error": {"code": exc.code, "message": exc.message}}, status=exc.status)
         response = super().handle_exception(exc)
         if isinstance(exc, exceptions.ValidationError):
             response.data = {
-                "error": {
-                    "code": "malformed",
-                    "message": "the input is not valid",
-                    "fields": exc.detail,
-                }
+                "error": {"code": "malformed", "message": "the input is not valid", "fields": exc.detail}
             }
         elif isinstance(exc, exceptions.APIException):
             response.data = {"error": {"code": exc.default_code, "message": str(exc.detail)}}
@@ -150,9 +138,7 @@ class TableAPIView(APIView):
 
 class TableListView(TableAPIView):
     @extend_schema(
-        summary="Open tables",
-        description="Public tables waiting for players.",
-        responses=TableSerializer(many=True),
+        summary="Open tables", description="Public tables waiting for players.", responses=TableSerializer(many=True)
     )
     def get(self, request: Request) -> Response:
         return Response([table_data(t, request.user) for t in selectors.table_list_open()[:200]])
@@ -185,77 +171,52 @@ class MyTablesView(TableAPIView):
     @extend_schema(summary="My tables", description="Tables you sit at, running ones first.",
                    responses=TableSerializer(many=True))  # fmt: skip
     def get(self, request: Request) -> Response:
-        return Response(
-            [
-                table_data(t, request.user)
-                for t in selectors.table_list_for_user(user=request.user)[:200]
-            ]
-        )
+        return Response([table_data(t, request.user) for t in selectors.table_list_for_user(user=request.user)[:200]])
 
 
 class TableDetailView(TableAPIView):
     @extend_schema(
         summary="A table",
-        parameters=[
-            OpenApiParameter("invite", str, description="The invite code of a private table.")
-        ],
+        parameters=[OpenApiParameter("invite", str, description="The invite code of a private table.")],
         responses={200: TableSerializer, 403: ERRORS[403], 404: ERRORS[404]},
     )
     def get(self, request: Request, table_id: int) -> Response:
         table = self.table(table_id)
-        if not selectors.may_watch(
-            table=table, user=request.user, invite_code=request.query_params.get("invite")
-        ):
+        if not selectors.may_watch(table=table, user=request.user, invite_code=request.query_params.get("invite")):
             raise errors.Forbidden("this table is private")
         return Response(table_data(table, request.user))
 
 
 class TableJoinView(TableAPIView):
-    @extend_schema(
-        summary="Take a free seat",
-        request=JoinSerializer,
-        responses={200: TableSerializer, **ERRORS},
-    )
+    @extend_schema(summary="Take a free seat", request=JoinSerializer, responses={200: TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: int) -> Response:
         serializer = JoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.table_join(
-            table=table_id,
-            user=request.user,
-            invite_code=serializer.validated_data.get("invite_code") or None,
+            table=table_id, user=request.user, invite_code=serializer.validated_data.get("invite_code") or None
         )
         return Response(table_data(self.table(table_id), request.user))
 
 
 class TableLeaveView(TableAPIView):
-    @extend_schema(
-        summary="Leave a table before it starts",
-        request=None,
-        responses={200: TableSerializer, **ERRORS},
-    )
+    @extend_schema(summary="Leave a table before it starts", request=None, responses={200: TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: int) -> Response:
         services.table_leave(table=table_id, user=request.user)
         return Response(table_data(self.table(table_id), request.user))
 
 
 class TableBotView(TableAPIView):
-    @extend_schema(
-        summary="Seat a bot", request=BotSerializer, responses={200: TableSerializer, **ERRORS}
-    )
+    @extend_schema(summary="Seat a bot", request=BotSerializer, responses={200: TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: int) -> Response:
         serializer = BotSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        services.seat_fill_with_bot(
-            table=table_id, level=data["level"], by=request.user, number=data.get("seat")
-        )
+        services.seat_fill_with_bot(table=table_id, level=data["level"], by=request.user, number=data.get("seat"))
         return Response(table_data(self.table(table_id), request.user))
 
 
 class TableStartView(TableAPIView):
-    @extend_schema(
-        summary="Start the match", request=None, responses={200: TableSerializer, **ERRORS}
-    )
+    @extend_schema(summary="Start the match", request=None, responses={200: TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: int) -> Response:
         services.table_start(table=table_id, user=request.user)
         return Response(table_data(self.table(table_id), request.user))
@@ -287,10 +248,7 @@ class QuickPlayView(TableAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = services.table_play_bots(
-            user=request.user,
-            level=data["level"],
-            preset=data["preset"],
-            move_seconds=data["move_seconds"],
+            user=request.user, level=data["level"], preset=data["preset"], move_seconds=data["move_seconds"]
         )
         return Response(table_data(table, request.user), status=status.HTTP_201_CREATED)
 
@@ -305,24 +263,15 @@ class TableRecordView(TableAPIView):
             "fair-dealing seeds under `dealing`. `?download=1` sends it as a file."
         ),
         parameters=[OpenApiParameter("download", bool), OpenApiParameter("invite", str)],
-        responses={
-            (200, "application/json"): dict,
-            403: ERRORS[403],
-            404: ERRORS[404],
-            409: ERRORS[409],
-        },
+        responses={(200, "application/json"): dict, 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409]},
     )
     def get(self, request: Request, table_id: int) -> Any:
         table = self.table(table_id)
-        if not selectors.may_watch(
-            table=table, user=request.user, invite_code=request.query_params.get("invite")
-        ):
+        if not selectors.may_watch(table=table, user=request.user, invite_code=request.query_params.get("invite")):
             raise errors.Forbidden("this table is private")
         record = selectors.match_record_export(table_id=table_id)
         if request.query_params.get("download") in ("1", "true", "yes"):
             response = HttpResponse(json.dumps(record, indent=1), content_type="application/json")
-            response["Content-Disposition"] = (
-                f'attachment; filename="thousand-table-{table_id}.json"'
-            )
+            response["Content-Disposition"] = f'attachment; filename="thousand-table-{table_id}.json"'
             return response
         return Response(record)

@@ -55,12 +55,12 @@ class RateLimit:
         self.tokens = min(self.burst, self.tokens + 1)
 
 
-def _connect(table_id: int, user: Any, invite: str | None) -> tuple[int | None, dict[str, Any]]:
+def _connect(table_id: int, user: Any, invite: str | None) -> int | None:
+    """The seat of ``user`` at the table (None: a spectator), if he may watch it."""
     table = selectors.table_get(table_id=table_id)
     if not selectors.may_watch(table=table, user=user, invite_code=invite):
         raise errors.Forbidden("this table is private")
-    seat = selectors.seat_of(table_id=table_id, user=user)
-    return seat, selectors.table_state_message(table_id=table_id, seat=seat)
+    return selectors.seat_of(table_id=table_id, user=user)
 
 
 def _state(table_id: int, user: Any) -> tuple[int | None, dict[str, Any]]:
@@ -81,17 +81,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
         await self.accept()
         try:
-            self.seat, state = await database_sync_to_async(_connect)(
-                self.table_id, self.user, invite
-            )
+            self.seat = await database_sync_to_async(_connect)(self.table_id, self.user, invite)
         except errors.TableError as exc:
             await self.send_error(exc, None)
-            await self.close(
-                CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN
-            )
+            await self.close(CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN)
             return
+        # Subscribe first, then read the state: an update committed in between reaches
+        # this connection (after the state, with a version it already has) instead of
+        # being lost, which left a player who connected as the match started waiting
+        # for an update that never came.
         await self.join(self.seat)
-        await self.send(text_data=_dumps(state))
+        await self.send_state()
 
     async def join(self, seat: int | None) -> None:
         group = realtime.seat_group(self.table_id, seat)
@@ -112,6 +112,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         message_id = None
         try:
             if not self.limit.allow():
+
                 if self.limit.strikes > settings.GAMES_WS_STRIKES:
                     await self.send_error(errors.RateLimited("too many messages: closing"), None)
                     await self.close(CLOSE_ABUSE)
@@ -162,10 +163,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_seed(self, message: dict[str, Any]) -> None:
         await database_sync_to_async(services.dealing_add_seed)(
-            table_id=self.table_id,
-            user=self.user,
-            dealing=message.get("dealing"),
-            seed=message.get("seed"),
+            table_id=self.table_id, user=self.user, dealing=message.get("dealing"), seed=message.get("seed")
         )
         await self.send(text_data=_dumps({"type": "ack", "id": message.get("id")}))
 
@@ -189,6 +187,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # -- to the client -------------------------------------------------------------------
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # An update is forwarded as it is: Channels would first close stale database
+        # connections through a thread hop for every message (14% of a loaded server's
+        # CPU, docs/benchmarks.md); the database calls close their own.
+        if message["type"] == "table.message":
+            await self.send(text_data=message["text"])
+            return
+        await super().dispatch(message)
+
     async def send_state(self) -> None:
         try:
             self.seat, state = await database_sync_to_async(_state)(self.table_id, self.user)
@@ -200,9 +207,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_error(self, exc: errors.TableError, message_id: Any) -> None:
         await self.send(
-            text_data=_dumps(
-                {"type": "error", "id": message_id, "code": exc.code, "message": exc.message}
-            )
+            text_data=_dumps({"type": "error", "id": message_id, "code": exc.code, "message": exc.message})
         )
 
     async def table_message(self, event: dict[str, Any]) -> None:

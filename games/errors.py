@@ -55,6 +55,12 @@ class NotPlaying(TableError):
     default_message = _("The table is not playing.")
 
 
+class NotFinished(TableError):
+    code = "not_finished"
+    status = 409
+    default_message = _("The match is not finished yet.")
+
+
 class TableNotFound(TableError):
     code = "not_found"
     status = 404

@@ -38,19 +38,14 @@ class Table(models.Model):
     )
     players = models.PositiveSmallIntegerField(_("players"), default=3)
     preset = models.CharField(
-        _("preset"),
-        max_length=16,
-        default="classic",
-        help_text=_("The preset the options came from."),
+        _("preset"), max_length=16, default="classic", help_text=_("The preset the options came from.")
     )
     options = models.JSONField(_("options"), help_text=_("The engine's options, all of them."))
     rated = models.BooleanField(_("rated"), default=False)
     is_private = models.BooleanField(
         _("private"), default=False, help_text=_("Not listed; joined with the invite link.")
     )
-    invite_code = models.CharField(
-        _("invite code"), max_length=32, unique=True, default=new_invite_code
-    )
+    invite_code = models.CharField(_("invite code"), max_length=32, unique=True, default=new_invite_code)
     move_seconds = models.PositiveIntegerField(
         _("seconds per action"), default=30, help_text=_("The clock for every action.")
     )
@@ -109,9 +104,7 @@ class Seat(models.Model):
     )
     timeouts_in_row = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
     resigned = models.BooleanField(
-        _("resigned"),
-        default=False,
-        help_text=_("A bot plays to the end; the player finishes last."),
+        _("resigned"), default=False, help_text=_("A bot plays to the end; the player finishes last.")
     )
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
 
@@ -122,13 +115,10 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="games_seat_unique_number"),
             models.UniqueConstraint(
-                fields=["table", "user"],
-                name="games_seat_unique_user",
-                condition=Q(user__isnull=False),
+                fields=["table", "user"], name="games_seat_unique_user", condition=Q(user__isnull=False)
             ),
             models.CheckConstraint(
-                condition=Q(user__isnull=False, bot_level="")
-                | Q(user__isnull=True) & ~Q(bot_level=""),
+                condition=Q(user__isnull=False, bot_level="") | Q(user__isnull=True) & ~Q(bot_level=""),
                 name="games_seat_person_or_bot",
             ),
         ]
@@ -174,9 +164,7 @@ class TableAction(models.Model):
         verbose_name_plural = _("action log")
         ordering = ["table", "version"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["table", "version"], name="games_action_unique_version"
-            ),
+            models.UniqueConstraint(fields=["table", "version"], name="games_action_unique_version"),
             # A resent client message id never applies twice (docs/protocol.md).
             models.UniqueConstraint(
                 fields=["table", "seat", "client_id"],

@@ -6,8 +6,10 @@ Three modes (setting ``GAMES_SCHEDULER``):
   runs :func:`games.tasks.clocks_sweep` every second. Deadlines live in the database,
   so a restarted worker loses nothing: the sweep finds every expired clock.
 * ``loop`` (the embedded default, ``make run``): the same calls run on the ASGI server's
-  event loop, each in a worker thread, with their pauses; a ticker sweeps the clocks
-  every second. Never inside the request that triggered them, never by recursion.
+  event loop, each in a worker thread, with their pauses; a small in-process beat runs
+  every entry of ``CELERY_BEAT_SCHEDULE`` (the clock sweep every second, the tournaments'
+  tick) at its interval. Never inside the request that triggered them, never by
+  recursion.
 * ``manual`` (tests): jobs wait in a list until the test runs them with
   :func:`run_pending`, one after another.
 """
@@ -99,13 +101,28 @@ def _event_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def _tick() -> None:
-    from games.services import clocks_sweep
+_due: dict[str, float] = {}
 
-    _spawn(clocks_sweep, ())
+
+def _tick() -> None:
+    """The in-process beat: start each periodic task whose time has come (in a worker
+    thread, like a bot's turn), then look again in a little while."""
     loop = _loop
-    if loop is not None:
-        loop.call_later(settings.GAMES_CLOCK_SWEEP_SECONDS, _tick)
+    if loop is None:
+        return
+    now = loop.time()
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        if _due.get(name, 0.0) <= now:
+            _due[name] = now + float(entry["schedule"])
+            _spawn(_run_task, (entry["task"],))
+    loop.call_later(0.25, _tick)
+
+
+def _run_task(name: str) -> None:
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    app.tasks[name].apply()
 
 
 _running: set[asyncio.Future[None]] = set()  # the loop keeps only weak references

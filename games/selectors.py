@@ -50,9 +50,7 @@ def seat_of(*, table_id: int, user: Any) -> int | None:
     """The seat number of ``user`` at a table, or None (a spectator)."""
     if user is None or not user.is_authenticated:
         return None
-    return (
-        Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
-    )
+    return Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
 
 
 def may_watch(*, table: Table, user: Any, invite_code: str | None) -> bool:
@@ -100,12 +98,13 @@ def next_dealing(table: Table, state: table_state.TableState | None) -> dict[str
     if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
         return None
     number = 0 if state is None else state.dealing + 1
-    row = (
-        Dealing.objects.filter(table_id=table.pk, number=number)
-        .values("number", "commitment")
-        .first()
-    )
-    return dict(row) if row is not None else None
+    if state is not None and state.next_dealing is not None and state.next_dealing["number"] == number:
+        return state.next_dealing
+    row = Dealing.objects.filter(table_id=table.pk, number=number).values("number", "commitment").order_by().first()
+    found = dict(row) if row is not None else None
+    if state is not None:
+        state.next_dealing = found
+    return found
 
 
 def dealing_revealed(dealing: Dealing) -> dict[str, Any]:
@@ -188,5 +187,6 @@ def match_record_export(*, table_id: int) -> dict[str, Any]:
     cards still in play)."""
     result = MatchResult.objects.filter(table_id=table_id).first()
     if result is None:
-        raise errors.NotPlaying("the match has no record until it is finished")
+        raise errors.NotFinished("the match has no record until it is finished")
     return result.record
+

@@ -59,9 +59,7 @@ class Applied:
 def table_options(*, players: int, preset: str, options: dict[str, Any] | None) -> Options:
     """The engine options of a new table: the preset, then the given changes."""
     if preset not in PRESET_NAMES:
-        raise errors.Malformed(
-            f"unknown preset {preset!r}; choose one of {', '.join(PRESET_NAMES)}"
-        )
+        raise errors.Malformed(f"unknown preset {preset!r}; choose one of {', '.join(PRESET_NAMES)}")
     if options is not None and not isinstance(options, dict):
         raise errors.Malformed("options must be an object")
     data = {**Options.preset(preset).to_dict(), **(options or {}), "players": players}
@@ -88,11 +86,7 @@ def table_create(
     if rated and opts != Options.preset(preset).replace(players=players):
         raise errors.Malformed("a rated table plays its preset's options unchanged")
     low, high = MOVE_SECONDS_RANGE
-    if (
-        not isinstance(move_seconds, int)
-        or isinstance(move_seconds, bool)
-        or not low <= move_seconds <= high
-    ):
+    if not isinstance(move_seconds, int) or isinstance(move_seconds, bool) or not low <= move_seconds <= high:
         raise errors.Malformed(f"move_seconds must be a whole number from {low} to {high}")
     table = Table.objects.create(
         created_by=user,
@@ -157,9 +151,7 @@ def table_leave(*, table: Table | int, user: Any) -> None:
 
 
 @transaction.atomic
-def seat_fill_with_bot(
-    *, table: Table | int, level: str, by: Any, number: int | None = None
-) -> Seat:
+def seat_fill_with_bot(*, table: Table | int, level: str, by: Any, number: int | None = None) -> Seat:
     """Seat a bot; only a person seated at the table may do it."""
     if level not in LEVELS:
         raise errors.Malformed(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -218,10 +210,8 @@ def table_start(*, table: Table | int, user: Any) -> Table:
 
 
 @transaction.atomic
-def table_play_bots(
-    *, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60
-) -> Table:
-    """ "Play against bots now": a table of three with two bots, started at once."""
+def table_play_bots(*, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60) -> Table:
+    """"Play against bots now": a table of three with two bots, started at once."""
     table = table_create(user=user, players=3, preset=preset, move_seconds=move_seconds)
     for _ in range(2):
         seat_fill_with_bot(table=table, level=level, by=user)
@@ -346,12 +336,7 @@ def action_submit(
 
 
 def _submit(
-    table_id: int,
-    seat_number: int,
-    action: Action,
-    expected_version: int,
-    source: str,
-    client_id: str | None,
+    table_id: int, seat_number: int, action: Action, expected_version: int, source: str, client_id: str | None
 ) -> Applied:
     table = _locked_table(table_id)
     if table.status != Table.Status.PLAYING:
@@ -374,9 +359,7 @@ def _submit(
         except (IllegalAction, MalformedAction, EngineError) as exc:
             raise errors.Illegal(str(exc)) from None
         try:
-            return _commit_action(
-                table, state, seat_number, action, events, source, client_id, sheet_before
-            )
+            return _commit_action(table, state, seat_number, action, events, source, client_id, sheet_before)
         except BaseException:
             table_state.forget(table.pk)
             raise
@@ -459,7 +442,8 @@ def _deal_next(table: Table, state: table_state.TableState, now: Any) -> list[An
     dealing.dealer = state.match.deal.dealer if state.match.deal is not None else None
     dealing.dealt_at = now
     dealing.save(update_fields=["dealer", "dealt_at"])
-    _dealing_create(table, number + 1)
+    upcoming = _dealing_create(table, number + 1)
+    state.next_dealing = {"number": upcoming.number, "commitment": upcoming.commitment}
     return events
 
 
@@ -470,9 +454,7 @@ def _dealing_create(table: Table, number: int) -> Dealing:
     )
 
 
-def _result_write(
-    table: Table, state: table_state.TableState, seats: list[Seat], now: Any
-) -> MatchResult:
+def _result_write(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> MatchResult:
     match = state.match
     scores = list(match.scores)
     resigned = [s.resigned for s in seats]
@@ -568,9 +550,7 @@ def _announce(
     messages = []
     for seat in (*range(table.players), None):
         payload = dict(base, view=match.view(seat).to_dict())
-        messages.append(
-            (realtime.seat_group(table.pk, seat), json.dumps(payload, separators=(",", ":")))
-        )
+        messages.append((realtime.seat_group(table.pk, seat), json.dumps(payload, separators=(",", ":"))))
     transaction.on_commit(lambda: realtime.send(messages))
 
 
@@ -636,9 +616,7 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
     action = make_bot(level, seed=table_id * 1_000_003 + version).decide(view)
     source = TableAction.Source.BOT if by_bot else TableAction.Source.TIMEOUT
     try:
-        action_submit(
-            table_id=table_id, seat=seat, action=action, expected_version=version, source=source
-        )
+        action_submit(table_id=table_id, seat=seat, action=action, expected_version=version, source=source)
     except (errors.StaleVersion, errors.NotYourTurn, errors.NotPlaying):
         return False
     return True

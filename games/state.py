@@ -41,6 +41,7 @@ class TableState:
     pending: list[dict[str, Any]] = field(default_factory=list)  # this deal's sheet notes
     seats: list[Any] | None = None  # the table's Seat rows at ``seats_version``
     seats_version: int = -1
+    next_dealing: dict[str, Any] | None = None  # the published commitment not dealt yet
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # -- moving it forward (callers hold the lock) ------------------------------------
@@ -92,9 +93,7 @@ SHEET_NOTES = {
 }
 
 
-def sheet_row(
-    number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]
-) -> dict[str, Any]:
+def sheet_row(number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]) -> dict[str, Any]:
     """One score-sheet row: the engine's deal result, the score lines of its DealScored
     event (card points, marriages, tricks, delta, bolts per seat) and what the §3 steps
     did after it (barrel, bolt penalties, samosval)."""
@@ -232,9 +231,7 @@ def _catch_up(state: TableState, version: int) -> None:
     """Apply the log rows after ``state.version`` up to ``version``, dealing each new
     deal from its dealing's seeds."""
     rows = list(
-        TableAction.objects.filter(
-            table_id=state.table_id, version__gt=state.version, version__lte=version
-        )
+        TableAction.objects.filter(table_id=state.table_id, version__gt=state.version, version__lte=version)
         .order_by("version")
         .values_list("version", "seat", "action", "client_id")
     )
@@ -250,8 +247,6 @@ def _catch_up(state: TableState, version: int) -> None:
             if not dealings:
                 dealings = {
                     d.number: d
-                    for d in Dealing.objects.filter(
-                        table_id=state.table_id, number__gt=state.dealing
-                    )
+                    for d in Dealing.objects.filter(table_id=state.table_id, number__gt=state.dealing)
                 }
             state.start_dealing(dealings[state.dealing + 1])

@@ -11,15 +11,11 @@ from celery import shared_task
 from games import services
 
 
-@shared_task(
-    name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True
-)
+@shared_task(name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def bot_play_turn(table_id: int, version: int) -> bool:
     return services.bot_play(table_id, version)
 
 
-@shared_task(
-    name="games.clocks_sweep", acks_late=True, reject_on_worker_lost=True, ignore_result=True
-)
+@shared_task(name="games.clocks_sweep", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def clocks_sweep() -> int:
     return services.clocks_sweep()

@@ -8,7 +8,7 @@ seat's hand, a closed talon, the unused two-player talon or the deck order.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -58,18 +58,94 @@ class View:
     legal: tuple[Action, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["options"] = self.options.to_dict()
-        data["played_tricks"] = [[[s, str(c)] for s, c in t] for t in self.played_tricks]
-        data["hand"] = None if self.hand is None else [str(c) for c in self.hand]
-        data["talon"] = None if self.talon is None else [str(c) for c in self.talon]
-        data["given_to_me"] = None if self.given_to_me is None else str(self.given_to_me)
-        data["given_by_me"] = [[to, str(c)] for to, c in self.given_by_me]
-        data["trick"] = [[s, str(c)] for s, c in self.trick]
-        data["last_trick"] = [[s, str(c)] for s, c in self.last_trick]
-        data["bids"] = [list(b) for b in self.bids]
-        data["legal"] = [a.to_dict() for a in self.legal]
-        return data
+        """The view as JSON-ready data. Written out field by field: ``dataclasses.asdict``
+        recursed through every tuple and cost several times as much, and the live tables
+        build a view for every seat after every action."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "options": _options_dict(self.options),
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "resting": self.resting,
+            "to_act": self.to_act,
+            "scores": self.scores,
+            "bolts": self.bolts,
+            "barrel": self.barrel,
+            "barrel_attempts": self.barrel_attempts,
+            "winner": self.winner,
+            "golden": self.golden,
+            "dark": self.dark,
+            "bids": [list(b) for b in self.bids],
+            "bid": self.bid,
+            "declarer": self.declarer,
+            "contract": self.contract,
+            "trump": self.trump,
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "hand_sizes": self.hand_sizes,
+            "talon": None if self.talon is None else [str(c) for c in self.talon],
+            "talon_taken": self.talon_taken,
+            "given_to_me": None if self.given_to_me is None else str(self.given_to_me),
+            "given_by_me": [[to, str(c)] for to, c in self.given_by_me],
+            "forced": self.forced,
+            "passed": self.passed,
+            "trick": [[s, str(c)] for s, c in self.trick],
+            "last_trick": [[s, str(c)] for s, c in self.last_trick],
+            "played_tricks": [[[s, str(c)] for s, c in t] for t in self.played_tricks],
+            "tricks": self.tricks,
+            "card_points": self.card_points,
+            "marriages": self.marriages,
+            "legal": [a.to_dict() for a in self.legal],
+        }
+
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> View:
+        """The inverse of :meth:`to_dict`: a view received as JSON (over the websocket)
+        back as a View, so that a bot can decide from it."""
+        from .actions import action_from_dict
+        from .cards import parse_card
+
+        def cards(items: Any) -> tuple[Card, ...] | None:
+            return None if items is None else tuple(parse_card(c) for c in items)
+
+        def seated(items: Any) -> tuple[tuple[int, Card], ...]:
+            return tuple((int(s), parse_card(c)) for s, c in items)
+
+        return cls(
+            **{
+                **data,
+                "options": Options.from_dict(data["options"]),
+                "scores": tuple(data["scores"]),
+                "bolts": tuple(data["bolts"]),
+                "bids": tuple((b[0], b[1]) for b in data["bids"]),
+                "hand": cards(data["hand"]),
+                "hand_sizes": tuple(data["hand_sizes"]),
+                "talon": cards(data["talon"]),
+                "given_to_me": None if data["given_to_me"] is None else parse_card(data["given_to_me"]),
+                "given_by_me": seated(data["given_by_me"]),
+                "passed": tuple(data["passed"]),
+                "trick": seated(data["trick"]),
+                "last_trick": seated(data["last_trick"]),
+                "played_tricks": tuple(seated(t) for t in data["played_tricks"]),
+                "tricks": tuple(data["tricks"]),
+                "card_points": tuple(data["card_points"]),
+                "marriages": tuple(data["marriages"]),
+                "legal": tuple(action_from_dict(a) for a in data["legal"]),
+            }
+        )
+
+
+_OPTIONS_DICTS: dict[Options, dict[str, Any]] = {}
+
+
+def _options_dict(options: Options) -> dict[str, Any]:
+    """``options.to_dict()``, once per distinct options (they are frozen); a fresh copy
+    each time, so a caller may change it."""
+    cached = _OPTIONS_DICTS.get(options)
+    if cached is None:
+        cached = _OPTIONS_DICTS[options] = options.to_dict()
+    return dict(cached)
 
 
 def _cards_of(mask: int) -> tuple[Card, ...]:

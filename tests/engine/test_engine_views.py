@@ -364,3 +364,19 @@ def test_blind_forced_bidder_view_json_holds_none_of_his_cards():
 
 def test_look_action_object_is_offered_in_the_dark_decision():
     assert Look() in match_of("", dark=True).legal_actions()
+
+
+def test_a_view_survives_the_trip_through_json() -> None:
+    import json
+    import random
+
+    from games.engine import Match
+    from games.engine.views import View
+
+    rng = random.Random(4)
+    match = Match.new(seed=4)
+    for _ in range(120):
+        for seat in (*range(match.players), None):
+            view = match.view(seat)
+            assert View.from_dict(json.loads(json.dumps(view.to_dict()))) == view
+        match.apply(rng.choice(match.legal_actions()))

@@ -17,7 +17,8 @@ import pytest
 from django.db import connection, connections
 
 from games import errors, services
-from games.models import TableAction
+from games import state as table_state
+from games.models import Table, TableAction
 from tests.games.helpers import current, started_table
 from tests.integration.conftest import ci
 
@@ -36,10 +37,15 @@ def _postgres() -> None:
 
 
 def a_legal_action(table: Any) -> tuple[int, dict[str, Any]]:
-    state = current(table)
+    state = current(table) if table.version == 0 else locked_state(table)
     seat = state.match.to_act
     assert seat is not None
     return seat, state.match.legal_actions()[-1].to_dict()
+
+
+def locked_state(table: Any) -> Any:
+    with table_state.locked(table) as state:
+        return state
 
 
 def outcome(call: Any) -> str:
@@ -85,13 +91,14 @@ def test_the_log_has_no_gap_and_no_duplicate_after_a_race() -> None:
         barrier.wait()
         try:
             for _ in range(6):
-                table.refresh_from_db()
-                seat, action = a_legal_action(table)
-                outcome(
-                    lambda s=seat, a=action: services.action_submit(
-                        table_id=table.pk, seat=s, action=a, expected_version=table.version
+                mine = Table.objects.get(pk=table.pk)
+                try:
+                    seat, action = a_legal_action(mine)
+                    services.action_submit(
+                        table_id=table.pk, seat=seat, action=action, expected_version=mine.version
                     )
-                )
+                except errors.TableError:
+                    pass  # another thread moved first: try again with the new state
         finally:
             connections.close_all()
 
@@ -111,6 +118,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 from games import errors, services
+from games import state as table_state
 table_id, seat, version, start, count = json.loads(sys.argv[1])
 action = json.loads(sys.argv[2])
 time.sleep(max(0.0, start - time.time()))

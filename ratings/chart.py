@@ -1,0 +1,93 @@
+"""The rating over time as an inline SVG, drawn on the server (no script, no CDN)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from html import escape
+
+WIDTH = 640
+HEIGHT = 220
+PAD_LEFT = 48
+PAD_RIGHT = 12
+PAD_TOP = 12
+PAD_BOTTOM = 28
+COLOURS = {2: "#2f6f9f", 3: "#b0442c", 4: "#3f8f4f"}
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    players: int
+    label: str
+    points: Sequence[tuple[datetime, float]]  # oldest first
+
+    @property
+    def colour(self) -> str:
+        return COLOURS.get(self.players, "#333")
+
+
+def _nice_step(span: float) -> float:
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if span / step <= 6:
+            return float(step)
+    return 2000.0
+
+
+def rating_chart_svg(series: Sequence[Series], *, title: str, empty_text: str) -> str:
+    """One line per pool over a shared time axis; y gridlines at round ratings."""
+    drawn = [s for s in series if s.points]
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'class="rating-chart" role="img" aria-label="{escape(title)}">'
+        f"<title>{escape(title)}</title>"
+    )
+    if not drawn:
+        return (
+            head + f'<text x="{WIDTH / 2}" y="{HEIGHT / 2}" text-anchor="middle" '
+            f'font-size="14" fill="#666">{escape(empty_text)}</text></svg>'
+        )
+    times = [t.timestamp() for s in drawn for t, _ in s.points]
+    values = [v for s in drawn for _, v in s.points]
+    t0, t1 = min(times), max(times)
+    lo, hi = min(values), max(values)
+    if hi - lo < 40:
+        mid = (hi + lo) / 2
+        lo, hi = mid - 20, mid + 20
+    step = _nice_step(hi - lo)
+    lo = step * (lo // step)
+    hi = step * -(-hi // step)
+    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+
+    def x(t: float) -> float:
+        return PAD_LEFT + (plot_w * (t - t0) / (t1 - t0) if t1 > t0 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return PAD_TOP + plot_h * (hi - v) / (hi - lo)
+
+    parts = [head]
+    v = lo
+    while v <= hi + 1e-9:
+        yy = y(v)
+        parts.append(
+            f'<line x1="{PAD_LEFT}" y1="{yy:.1f}" x2="{WIDTH - PAD_RIGHT}" y2="{yy:.1f}" stroke="#ddd"/>'
+            f'<text x="{PAD_LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11" fill="#555">{v:.0f}</text>'
+        )
+        v += step
+    first, last = min(t for s in drawn for t, _ in s.points), max(t for s in drawn for t, _ in s.points)
+    parts.append(
+        f'<text x="{PAD_LEFT}" y="{HEIGHT - 8}" font-size="11" fill="#555">{first:%Y-%m-%d}</text>'
+        f'<text x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 8}" text-anchor="end" font-size="11" fill="#555">{last:%Y-%m-%d}</text>'
+    )
+    for s in drawn:
+        colour = s.colour
+        coords = " ".join(f"{x(t.timestamp()):.1f},{y(v):.1f}" for t, v in s.points)
+        parts.append(
+            f'<polyline class="rating-line" data-players="{s.players}" fill="none" stroke="{colour}" '
+            f'stroke-width="2" points="{coords}"><title>{escape(s.label)}</title></polyline>'
+        )
+        lt, lv = s.points[-1]
+        parts.append(f'<circle cx="{x(lt.timestamp()):.1f}" cy="{y(lv):.1f}" r="3" fill="{colour}"/>')
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,6 @@
+"""Tournament tests run the live tables as the games tests do: bot turns wait in the
+manual scheduler until a helper runs them. The real services (PostgreSQL, Redis) come
+from the integration fixtures: a failure, not a skip, with CI set."""
+
+from tests.games.conftest import _manual_scheduler  # noqa: F401  (autouse)
+from tests.integration.conftest import postgres_url, redis_url  # noqa: F401

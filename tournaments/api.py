@@ -1,0 +1,270 @@
+"""REST API of the tournaments (in the OpenAPI schema). Thin: call a selector or a
+service, answer. Errors have the live tables' shape:
+``{"error": {"code": "...", "message": "..."}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import ErrorSerializer
+from tournaments import errors, selectors, services
+from tournaments.models import Registration, Tournament
+
+ERRORS = {
+    401: OpenApiResponse(ErrorSerializer, description="not signed in"),
+    403: OpenApiResponse(ErrorSerializer, description="not eligible"),
+    404: OpenApiResponse(ErrorSerializer, description="no such tournament"),
+    409: OpenApiResponse(ErrorSerializer, description="not possible at this stage"),
+}
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    entrants = serializers.IntegerField(read_only=True)
+    ends_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields: tuple[str, ...] = (
+            "id", "name", "description", "format", "status", "paused", "players_per_table",
+            "preset", "options", "match_target", "rated", "move_seconds", "round_minutes",
+            "rounds", "duration_minutes", "advance", "registration_opens_at",
+            "registration_closes_at", "starts_at", "check_in_minutes", "max_players",
+            "min_rating", "min_rated_matches", "bot_level", "placement_points", "started_at",
+            "finished_at", "ends_at", "entrants", "url",
+        )  # fmt: skip
+        read_only_fields: tuple[str, ...] = fields
+
+    def get_url(self, t: Tournament) -> str:
+        from django.urls import reverse
+
+        return reverse("tournaments:detail", args=[t.pk])
+
+
+class TournamentMeSerializer(serializers.Serializer[Any]):
+    status = serializers.CharField(allow_null=True, help_text="your registration's status")
+    can_register = serializers.BooleanField()
+    can_withdraw = serializers.BooleanField()
+    can_check_in = serializers.BooleanField()
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    rules = serializers.ListField(child=serializers.CharField(), read_only=True)
+    me = TournamentMeSerializer(read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = (*TournamentSerializer.Meta.fields, "rules", "me")
+        read_only_fields = fields
+
+
+class TournamentEntrantSerializer(serializers.ModelSerializer[Registration]):
+    user_id = serializers.IntegerField()
+    name = serializers.CharField(source="user.get_display_name")
+
+    class Meta:
+        model = Registration
+        fields = ("user_id", "name", "status", "rating", "registered_at", "checked_in_at")
+        read_only_fields = fields
+
+
+class TournamentStandingSerializer(serializers.Serializer[Any]):
+    position = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="shared when tied; null: disqualified"
+    )
+    user_id = serializers.IntegerField()
+    name = serializers.CharField(source="user.get_display_name")
+    points = serializers.IntegerField()
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    opponents_points = serializers.IntegerField()
+    game_score = serializers.IntegerField()
+    head_to_head = serializers.IntegerField()
+    stage = serializers.IntegerField(help_text="knockout: the last round played")
+    disqualified = serializers.BooleanField()
+
+
+class RoundSeatSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    user_id = serializers.IntegerField(allow_null=True, help_text="null: a bot")
+    place = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+
+
+class RoundTableSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    table_id = serializers.IntegerField(allow_null=True, help_text="the live table, once open")
+    url = serializers.CharField(allow_null=True)
+    replay_url = serializers.CharField(allow_null=True)
+    stopped_early = serializers.BooleanField(help_text="ranked by scores at the time limit")
+    seats = RoundSeatSerializer(many=True)
+
+
+class TournamentRoundSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(allow_null=True)
+    tables = RoundTableSerializer(many=True)
+
+
+class TournamentRegistrationSerializer(serializers.ModelSerializer[Registration]):
+    class Meta:
+        model = Registration
+        fields = ("tournament", "status", "rating", "registered_at", "checked_in_at")
+        read_only_fields = fields
+
+
+class _Base(APIView):
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, errors.TournamentError):
+            return Response(
+                {"error": {"code": exc.code, "message": exc.message}}, status=exc.status
+            )
+        response = super().handle_exception(exc)
+        if isinstance(exc, exceptions.APIException):
+            response.data = {"error": {"code": exc.default_code, "message": str(exc.detail)}}
+        return response
+
+    def tournament(self, request: Request, tournament_id: int) -> Tournament:
+        t = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
+        if t is None:
+            raise errors.NotFound()
+        return t
+
+
+class TournamentListView(_Base):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                enum=["upcoming", "running", "finished", "cancelled"],
+                description="only this list",
+            )
+        ],
+        responses={200: TournamentSerializer(many=True)},
+        summary="Tournaments: upcoming (soonest first), running, finished, cancelled",
+    )
+    def get(self, request: Request) -> Response:
+        lists = selectors.tournament_lists()
+        wanted = request.query_params.get("status")
+        if wanted:
+            if wanted not in lists:
+                raise exceptions.ValidationError({"status": "unknown list"})
+            items = lists[wanted]
+        else:
+            items = [t for key in ("running", "upcoming", "finished") for t in lists[key]]
+        return Response(TournamentSerializer(items, many=True).data)
+
+
+class TournamentDetailView(_Base):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentDetailSerializer, 404: ERRORS[404]}, summary="A tournament"
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        t = self.tournament(request, tournament_id)
+        me = selectors.user_state(t, request.user)
+        t.rules = selectors.rules_in_words(t)  # type: ignore[attr-defined]
+        t.me = {  # type: ignore[attr-defined]
+            "status": me.registration.status if me.registration else None,
+            "can_register": me.can_register,
+            "can_withdraw": me.can_withdraw,
+            "can_check_in": me.can_check_in,
+        }
+        return Response(TournamentDetailSerializer(t).data)
+
+
+class EntrantsView(_Base):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentEntrantSerializer(many=True), 404: ERRORS[404]},
+        summary="Entrants",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        t = self.tournament(request, tournament_id)
+        return Response(TournamentEntrantSerializer(selectors.entrants(t), many=True).data)
+
+
+class StandingsView(_Base):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentStandingSerializer(many=True), 404: ERRORS[404]},
+        summary="Standings",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        t = self.tournament(request, tournament_id)
+        return Response(TournamentStandingSerializer(selectors.standings(t), many=True).data)
+
+
+class RoundsView(_Base):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentRoundSerializer(many=True), 404: ERRORS[404]},
+        summary="Rounds with their tables (newest first)",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        t = self.tournament(request, tournament_id)
+        return Response(TournamentRoundSerializer(selectors.rounds(t), many=True).data)
+
+
+class _Action(_Base):
+    permission_classes = [permissions.IsAuthenticated]
+    service: Any = None
+
+    def post(self, request: Request, tournament_id: int) -> Response:
+        self.tournament(request, tournament_id)
+        reg = type(self).service(tournament=tournament_id, user=request.user)
+        return Response(TournamentRegistrationSerializer(reg).data)
+
+
+ACTION_RESPONSES: dict[int, Any] = {200: TournamentRegistrationSerializer, **ERRORS}
+
+
+class RegisterView(_Action):
+    service = services.registration_create
+
+    @extend_schema(
+        request=None,
+        responses=ACTION_RESPONSES,
+        summary="Register (checks the window, conditions, room)",
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+
+class WithdrawView(_Action):
+    service = services.registration_withdraw
+
+    @extend_schema(
+        request=None, responses=ACTION_RESPONSES, summary="Withdraw (before or during the event)"
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)
+
+
+class CheckInView(_Action):
+    service = services.registration_check_in
+
+    @extend_schema(
+        request=None, responses=ACTION_RESPONSES, summary="Check in (during the check-in window)"
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return super().post(request, tournament_id)

@@ -1,0 +1,167 @@
+"""Where the tournaments meet the live tables (``games``) and the ratings (``ratings``).
+
+Everything the tournaments do to a live table goes through the games app's services
+here, so that the state machine in ``tournaments.services`` reads in its own terms:
+open a table with these players (and bots) in these seats, read how far a table has
+got, stop it after its current deal, make a disqualified player resign.
+
+From the ratings app: a player's rating and rated matches (entry conditions, seeding),
+and the amendment of a result (the ratings recompute from it).
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.urls import NoReverseMatch, reverse
+
+from games import errors as game_errors
+from games import services as game_services
+from games import state as table_state
+from games.models import MatchResult, Table
+from ratings import elo
+from ratings import selectors as rating_selectors
+from ratings import services as rating_services
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Opened:
+    table: Table
+    seats: list[Any]  # by the live table's seat number: a user, or None for a bot
+    first_dealer: int | None  # the seat that deals first, once the table has started
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a started table has got."""
+
+    status: str
+    deals: int  # deals completed
+    scores: list[int]  # by seat
+    resigned: list[bool]  # by seat
+
+
+def _start_takes_first_dealer() -> bool:
+    return "first_dealer" in inspect.signature(game_services.table_start).parameters
+
+
+def table_open(
+    *,
+    seating: Sequence[Any],
+    players: int,
+    preset: str,
+    options: dict[str, Any],
+    rated: bool,
+    move_seconds: int,
+    bot_level: str,
+) -> Opened:
+    """Open and start a private live table with ``seating`` (users, ``None`` for bots) in
+    seat-position order: position 0 deals first, 1 sits on the forced hundred, ...
+
+    The games app seats a table's creator at seat 0, so the seating is turned round the
+    table until a person is at seat 0 (the order round the table, and so who bids after
+    whom, does not change) and the first dealer is the seat position 0 lands on. Until
+    ``table_start`` accepts ``first_dealer`` the games app draws it by lot; the seat
+    numbers and the drawn dealer are recorded either way.
+    """
+    turn = next(i for i, user in enumerate(seating) if user is not None)
+    seats = list(seating[turn:]) + list(seating[:turn])
+    dealer = (-turn) % players
+    creator = seats[0]
+    with transaction.atomic():
+        table = game_services.table_create(
+            user=creator,
+            players=players,
+            preset=preset,
+            options=options or None,
+            rated=rated,
+            private=True,
+            move_seconds=move_seconds,
+        )
+        for number in range(1, players):
+            user = seats[number]
+            if user is None:
+                game_services.seat_fill_with_bot(
+                    table=table, level=bot_level, by=creator, number=number
+                )
+            else:
+                game_services.table_join(table=table, user=user, invite_code=table.invite_code)
+        extra: dict[str, Any] = {"first_dealer": dealer} if _start_takes_first_dealer() else {}
+        table = game_services.table_start(table=table, user=creator, **extra)
+    return Opened(table=table, seats=seats, first_dealer=table.first_dealer)
+
+
+def table_progress(table: Table) -> Progress:
+    """Deals done and scores of a started table (read under the table's row lock when
+    the caller holds it)."""
+    resigned = [s.resigned for s in table.seats.order_by("number")]
+    if table.first_dealer is None:
+        return Progress(table.status, 0, [0] * table.players, resigned)
+    with table_state.locked(table) as state:
+        return Progress(table.status, len(state.match.results), list(state.match.scores), resigned)
+
+
+def table_lock(table_id: int) -> Table:
+    """The table's row, locked until the end of the caller's transaction."""
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def table_stop(table: Table) -> None:
+    """End a table with no result (the tournament ranks it by its scores)."""
+    try:
+        game_services.table_abandon(table=table.pk)
+    except game_errors.TableError:
+        log.info("table %s had already ended", table.pk)
+
+
+def player_resign(*, table_id: int, user: Any) -> None:
+    """A bot plays the player's seat to the end and he finishes last."""
+    try:
+        game_services.table_resign(table=table_id, user=user)
+    except game_errors.TableError:
+        log.info(
+            "user %s could not resign at table %s (already ended or resigned)", user.pk, table_id
+        )
+
+
+def result_of(result_id: int) -> MatchResult | None:
+    return MatchResult.objects.select_related("table").filter(pk=result_id).first()
+
+
+def table_url(table_id: int) -> str:
+    try:
+        return reverse("games:table", args=[table_id])
+    except NoReverseMatch:
+        return f"/tables/{table_id}/"
+
+
+def replay_url(table_id: int) -> str:
+    try:
+        return reverse("games:replay", args=[table_id])
+    except NoReverseMatch:
+        return f"/tables/{table_id}/replay/"
+
+
+# -- ratings ------------------------------------------------------------------------------
+
+
+def player_rating(*, user: Any, players: int) -> tuple[float, int]:
+    """(rating, rated matches) of the user at tables of ``players``; unrated: the start."""
+    for rating in rating_selectors.player_ratings(user=user):
+        if rating.players == players:
+            return float(rating.rating), int(rating.games)
+    return float(elo.START_RATING), 0
+
+
+def ratings_amend(*, result: MatchResult, placements: list[int], by: Any, reason: str) -> None:
+    """An amended result's placements go to the ratings too (they recompute from it)."""
+    if not result.table.rated:
+        return
+    rating_services.result_correct(result=result, placements=placements, reason=reason, by=by)

@@ -1,0 +1,286 @@
+"""Reads for the tournament pages and API: lists, a tournament's rules in plain words,
+entrants, standings, rounds with their tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournaments import live
+from tournaments.models import Assignment, Registration, Round, Standing, Tournament
+
+S = Tournament.Status
+R = Registration.Status
+
+ENTERED = (R.REGISTERED, R.CHECKED_IN)
+
+MESSAGES = {
+    "registered": gettext_lazy("You are registered."),
+    "withdrawn": gettext_lazy("You have withdrawn."),
+    "checked_in": gettext_lazy("You are checked in. Good luck!"),
+}
+
+
+def _visible() -> QuerySet[Tournament]:
+    return Tournament.objects.exclude(status=S.DRAFT).annotate(
+        entrants=Count("registrations", filter=Q(registrations__status__in=ENTERED))
+    )
+
+
+def tournament_lists(*, finished_limit: int = 30) -> dict[str, list[Tournament]]:
+    """Upcoming (soonest first), running, finished (latest first) and cancelled."""
+    qs = _visible()
+    return {
+        "upcoming": list(
+            qs.filter(status__in=(S.SCHEDULED, *Tournament.ENTERABLE)).order_by("starts_at", "pk")
+        ),
+        "running": list(qs.filter(status=S.RUNNING).order_by("started_at", "pk")),
+        "finished": list(
+            qs.filter(status=S.FINISHED).order_by("-finished_at", "-pk")[:finished_limit]
+        ),
+        "cancelled": list(
+            qs.filter(status=S.CANCELLED).order_by("-starts_at", "-pk")[:finished_limit]
+        ),
+    }
+
+
+def tournament_get(*, tournament_id: int, user: Any = None) -> Tournament | None:
+    """A tournament anyone may see (a draft only for staff)."""
+    qs = Tournament.objects.annotate(
+        entrants=Count("registrations", filter=Q(registrations__status__in=ENTERED))
+    )
+    t = qs.filter(pk=tournament_id).first()
+    if t is None or (t.status == S.DRAFT and not getattr(user, "is_staff", False)):
+        return None
+    return t
+
+
+def rules_in_words(t: Tournament) -> list[str]:
+    """The event's rules as a new player would want them told."""
+    k = t.players_per_table
+    lines: list[str] = []
+    if t.format == Tournament.Format.SWISS:
+        lines.append(
+            ngettext(
+                "Swiss: %(n)s round. Each round seats players with similar results together, "
+                "and nobody meets the same opponents again if it can be avoided.",
+                "Swiss: %(n)s rounds. Each round seats players with similar results together, "
+                "and nobody meets the same opponents again if it can be avoided.",
+                t.rounds or 0,
+            )
+            % {"n": t.rounds}
+        )
+    elif t.format == Tournament.Format.ARENA:
+        lines.append(
+            _(
+                "Arena: for %(minutes)s minutes, whenever you are free you are seated at the next "
+                "table with players of similar rating. Play as many matches as you like; join late "
+                "or leave early."
+            )
+            % {"minutes": t.duration_minutes}
+        )
+    else:
+        lines.append(
+            ngettext(
+                "Knockout: the winner of each table goes through to the next round, until the "
+                "final table.",
+                "Knockout: the top %(n)s of each table go through to the next round, until the "
+                "final table.",
+                t.advance,
+            )
+            % {"n": t.advance}
+        )
+    lines.append(
+        _("Tables of %(k)s, rules “%(preset)s”%(target)s; %(seconds)s seconds for each action.")
+        % {
+            "k": k,
+            "preset": t.preset,
+            "target": _(", matches to %(target)s points") % {"target": t.match_target}
+            if t.match_target
+            else "",
+            "seconds": t.move_seconds,
+        }
+    )
+    if t.options:
+        changes = ", ".join(f"{key}: {value}" for key, value in sorted(t.options.items()))
+        lines.append(_("Rule changes: %(changes)s.") % {"changes": changes})
+    points = ", ".join(str(p) for p in t.placement_points)
+    lines.append(
+        _(
+            "Each match scores placement points by your place at the table: %(points)s. "
+            "Ties in the standings go to the higher sum of your opponents' points, then the "
+            "higher total game score, then head-to-head results."
+        )
+        % {"points": points}
+    )
+    if t.round_minutes:
+        lines.append(
+            _(
+                "A round lasts at most %(minutes)s minutes: then unfinished matches finish the "
+                "deal in play and are ranked by their scores."
+            )
+            % {"minutes": t.round_minutes}
+        )
+    lines.append(
+        _(
+            "Empty seats are played by %(level)s bots. Bots are never listed in the standings, "
+            "so they take no places."
+        )
+        % {"level": t.bot_level}
+    )
+    lines.append(_("Rated: the matches count for your rating.") if t.rated else _("Not rated."))
+    if t.check_in_minutes:
+        lines.append(
+            _(
+                "Check in during the %(minutes)s minutes before the start; players who do not "
+                "are left out."
+            )
+            % {"minutes": t.check_in_minutes}
+        )
+    conditions = []
+    if t.min_rating:
+        conditions.append(_("a rating of at least %(n)s") % {"n": t.min_rating})
+    if t.min_rated_matches:
+        conditions.append(_("at least %(n)s rated matches") % {"n": t.min_rated_matches})
+    if t.max_players:
+        conditions.append(_("at most %(n)s players") % {"n": t.max_players})
+    if conditions:
+        lines.append(_("Entry: %(conditions)s.") % {"conditions": "; ".join(conditions)})
+    lines.append(
+        _(
+            "If you lose your connection, the clock plays for you and then a bot, until you "
+            "come back."
+        )
+    )
+    return lines
+
+
+@dataclass
+class UserState:
+    registration: Registration | None
+    can_register: bool
+    can_withdraw: bool
+    can_check_in: bool
+
+
+def user_state(t: Tournament, user: Any, now: datetime | None = None) -> UserState:
+    now = now or timezone.now()
+    reg = None
+    if getattr(user, "is_authenticated", False):
+        reg = t.registrations.filter(user=user).first()
+    entered = reg is not None and reg.status in ENTERED
+    open_now = (t.status in Tournament.ENTERABLE and now < t.closes_at) or (
+        t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.ends_at
+    )
+    return UserState(
+        registration=reg,
+        can_register=open_now and not entered and (reg is None or reg.status == R.WITHDRAWN),
+        can_withdraw=entered and t.status in (*Tournament.ENTERABLE, S.RUNNING),
+        can_check_in=reg is not None and reg.status == R.REGISTERED and t.status == S.CHECK_IN,
+    )
+
+
+def entrants(t: Tournament) -> list[Registration]:
+    return list(t.registrations.select_related("user").order_by("-rating", "registered_at", "pk"))
+
+
+def standings(t: Tournament) -> list[Standing]:
+    return list(t.standings.select_related("user").order_by("position"))
+
+
+@dataclass
+class SeatView:
+    number: int
+    name: str
+    user_id: int | None
+    place: int | None
+    points: int | None
+    score: int | None
+
+
+@dataclass
+class TableView:
+    number: int
+    status: str
+    status_label: str
+    table_id: int | None
+    url: str | None
+    replay_url: str | None
+    stopped_early: bool
+    seats: list[SeatView] = field(default_factory=list)
+
+
+@dataclass
+class RoundView:
+    number: int
+    status: str
+    status_label: str
+    starts_at: datetime
+    ends_at: datetime | None
+    tables: list[TableView] = field(default_factory=list)
+
+
+def rounds(t: Tournament, *, newest_first: bool = True) -> list[RoundView]:
+    out: list[RoundView] = []
+    qs: QuerySet[Round] = t.round_set.order_by("-number" if newest_first else "number")
+    assignments = (
+        Assignment.objects.filter(round__tournament=t)
+        .select_related("table")
+        .prefetch_related("seats__user")
+        .order_by("number")
+    )
+    by_round: dict[int, list[Assignment]] = {}
+    for a in assignments:
+        by_round.setdefault(a.round_id, []).append(a)
+    bot = _("Bot (%(level)s)") % {"level": t.bot_level}
+    for rnd in qs:
+        view = RoundView(
+            rnd.number, rnd.status, rnd.get_status_display(), rnd.starts_at, rnd.ends_at
+        )
+        for a in by_round.get(rnd.pk, []):
+            finished = a.status == Assignment.Status.FINISHED
+            view.tables.append(
+                TableView(
+                    number=a.number,
+                    status=a.status,
+                    status_label=a.get_status_display(),
+                    table_id=a.table_id,
+                    url=live.table_url(a.table_id) if a.table_id else None,
+                    replay_url=live.replay_url(a.table_id) if a.table_id and finished else None,
+                    stopped_early=a.stopped_early,
+                    seats=[
+                        SeatView(
+                            s.number,
+                            s.user.get_display_name() if s.user else bot,
+                            s.user_id,
+                            s.place,
+                            s.points,
+                            s.score,
+                        )
+                        for s in sorted(a.seats.all(), key=lambda s: s.number)
+                    ],
+                )
+            )
+        out.append(view)
+    return out
+
+
+def my_table(t: Tournament, user: Any) -> Assignment | None:
+    """The user's live table in this tournament now, if any."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        Assignment.objects.filter(
+            round__tournament=t,
+            seats__user=user,
+            status__in=(Assignment.Status.PLAYING, Assignment.Status.STOPPING),
+        )
+        .exclude(table=None)
+        .first()
+    )
