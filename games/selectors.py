@@ -120,6 +120,15 @@ def dealing_revealed(dealing: Dealing) -> dict[str, Any]:
 def table_state_message(*, table_id: int, seat: int | None) -> dict[str, Any]:
     """The full state a connection gets on connect, on ``sync`` and after seats change:
     the table, the seat's view (the engine's), the score sheet and the next dealing."""
+    for _ in range(4):
+        try:
+            return _state_message(table_id, seat)
+        except errors.StaleVersion:
+            continue  # the table moved between reading its row and its state: read again
+    return _state_message(table_id, seat)
+
+
+def _state_message(table_id: int, seat: int | None) -> dict[str, Any]:
     table = table_get(table_id=table_id)
     seats = list(table.seats.select_related("user"))
     message: dict[str, Any] = {
