@@ -111,7 +111,8 @@ def _tick() -> None:
     if loop is None:
         return
     now = loop.time()
-    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+    schedule: dict[str, dict[str, Any]] = settings.CELERY_BEAT_SCHEDULE
+    for name, entry in schedule.items():
         if _due.get(name, 0.0) <= now:
             _due[name] = now + float(entry["schedule"])
             _spawn(_run_task, (entry["task"],))

@@ -173,9 +173,10 @@ def seat_fill_with_bot(*, table: Table | int, level: str, by: Any, number: int |
 
 
 @transaction.atomic
-def table_start(*, table: Table | int, user: Any) -> Table:
+def table_start(*, table: Table | int, user: Any, first_dealer: int | None = None) -> Table:
     """Start the match: every seat taken; the creator (or, if he left, any person
-    seated) starts it. The first dealer is drawn by lot (RULES.md §2.1)."""
+    seated) starts it. The first dealer is drawn by lot (RULES.md §2.1) unless the
+    caller sets it (a tournament balances who deals first over its rounds)."""
     table = _locked_table(_pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen()
@@ -190,7 +191,11 @@ def table_start(*, table: Table | int, user: Any) -> Table:
         raise errors.Illegal("every seat must be taken (add bots to fill them)")
     now = timezone.now()
     table.status = Table.Status.PLAYING
-    table.first_dealer = secrets.randbelow(table.players)
+    if first_dealer is None:
+        first_dealer = secrets.randbelow(table.players)
+    elif not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < table.players:
+        raise errors.Malformed(f"first_dealer must be a seat 0..{table.players - 1}")
+    table.first_dealer = first_dealer
     table.started_at = now
     table.version = 0
     state = table_state.TableState(

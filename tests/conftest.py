@@ -59,3 +59,9 @@ def _fast_password_hashing(request: pytest.FixtureRequest) -> None:
         request.getfixturevalue("settings").PASSWORD_HASHERS = [
             "django.contrib.auth.hashers.MD5PasswordHasher"
         ]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last: Playwright's synchronous API keeps an event loop in the
+    main thread until the session ends, and every asyncio test after it would fail."""
+    items.sort(key=lambda item: "/tests/e2e/" in str(item.path))

@@ -195,3 +195,11 @@ def test_random_legal_play_by_people_reaches_the_end() -> None:
     table, _ = started_table(humans=3, bots=0, preset="simple", options={"target": 200})
     play_to_end(table, rng=random.Random(3))
     assert MatchResult.objects.filter(table=table).exists()
+
+
+def test_a_tournament_may_choose_the_first_dealer() -> None:
+    table, users = open_table(humans=1, bots=2)
+    with committed():
+        services.table_start(table=table, user=users[0], first_dealer=2)
+    table.refresh_from_db()
+    assert table.first_dealer == 2 and current(table).match.deal.dealer == 2  # type: ignore[union-attr]
