@@ -49,8 +49,10 @@ def e2e_server() -> Iterator[LiveServer]:
         yield server
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Playwright's sync API runs an event loop in this thread while it is open: it is
+    opened per module, so that the tests after the browser tests find no running loop."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

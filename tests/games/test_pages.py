@@ -429,3 +429,12 @@ def test_the_table_page_with_all_its_files_weighs_under_300_kb(client):
     total = len(html) + sum(p.stat().st_size for p in files)
 
     assert total < 300_000, f"{total} bytes"
+
+
+@db
+def test_signed_in_navigation_links_to_my_matches_in_the_page_language(client):
+    client.force_login(UserFactory())
+
+    page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    assert f'href="{reverse("games:matches")}">Мои партии</a>' in page
