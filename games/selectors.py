@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 
 from games import errors
 from games import state as table_state
@@ -21,7 +21,6 @@ def table_list_open() -> QuerySet[Table]:
     """Public tables waiting for players, newest first, with their seats."""
     return (
         Table.objects.filter(status=Table.Status.OPEN, is_private=False)
-        .annotate(taken=Count("seats"))
         .prefetch_related("seats__user")
         .order_by("-created_at")
     )

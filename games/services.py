@@ -28,6 +28,7 @@ from games.engine import (
     IllegalAction,
     InvalidOptions,
     MalformedAction,
+    Match,
     NotYourTurn,
     Options,
     action_from_dict,
@@ -201,7 +202,7 @@ def table_start(*, table: Table | int, user: Any, first_dealer: int | None = Non
     state = table_state.TableState(
         table_id=table.pk,
         version=0,
-        match=_empty_match(table),
+        match=Match.empty(Options.from_dict(table.options), first_dealer=first_dealer),
         dealing=-1,
     )
     events = _deal_next(table, state, now)
@@ -571,12 +572,6 @@ def _after_seats_change(table: Table) -> None:
         table_changed.send(sender=Table, table_id=table_id)
 
     transaction.on_commit(send)
-
-
-def _empty_match(table: Table) -> Any:
-    from games.engine import Match
-
-    return Match.empty(Options.from_dict(table.options), first_dealer=table.first_dealer or 0)
 
 
 def _pk(table: Table | int) -> int:
