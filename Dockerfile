@@ -23,4 +23,7 @@ RUN DJANGO_STATIC_MANIFEST=true python manage.py collectstatic --noinput --verbo
 USER thousand
 
 EXPOSE 8000
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--proxy-headers"]
+# No permessage-deflate on the websockets: it costs more CPU than its bandwidth is worth
+# for updates of 1-2 KB (docs/benchmarks.md).
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--proxy-headers", \
+     "--ws-per-message-deflate", "false"]

@@ -387,7 +387,11 @@ def loadgen_main(spec_path: str) -> None:
     except ImportError:
         pass
     result = asyncio.run(LoadGen(spec).run())
-    print(json.dumps({"result": result}), flush=True)
+    # The result (every latency sample) can be far larger than a pipe's buffer: it goes
+    # into a file beside the spec, and stdout only says where.
+    out = Path(spec_path).with_suffix(".result.json")
+    out.write_text(json.dumps(result))
+    print(json.dumps({"result_file": str(out)}), flush=True)
     os._exit(0)  # the sockets close with the process; no need to wait for 900 close handshakes
 
 
@@ -858,7 +862,7 @@ class Bench:
         results = []
         for proc in procs:
             line = _readline(proc, self.args.window + 60)
-            results.append(json.loads(line)["result"])
+            results.append(json.loads(Path(json.loads(line)["result_file"]).read_text()))
             proc.wait(30)
             self.children.stop(proc)
         self.tidy()
@@ -1152,8 +1156,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--deflate",
         action=argparse.BooleanOptionalAction,
-        default=True,
-        help="permessage-deflate on the websockets (browsers use it; default on)",
+        default=False,
+        help="permessage-deflate on the websockets (off by default, as the production commands "
+        "run uvicorn: scripts/stack, Dockerfile, docker-compose.yml)",
     )
     p.add_argument(
         "--target",

@@ -18,6 +18,9 @@ from django.conf import settings
 
 from games import errors, realtime, selectors, services
 
+# Made once: a thread hop per action is the one the service needs, nothing more.
+_action_submit = database_sync_to_async(services.action_submit)
+
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_ABUSE = 1008  # policy violation
@@ -145,7 +148,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat is None:
             raise errors.NotSeated()
         client_id = message.get("id")
-        applied = await database_sync_to_async(services.action_submit)(
+        applied = await _action_submit(
             table_id=self.table_id,
             seat=self.seat,
             action=message.get("action"),

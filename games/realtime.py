@@ -8,13 +8,18 @@ serialised once, in the service, and consumers forward the text as it is.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Iterable
+from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 LOBBY_GROUP = "lobby"
+
+log = logging.getLogger(__name__)
 
 
 def seat_group(table_id: int, seat: int | None) -> str:
@@ -25,25 +30,98 @@ def send(messages: Iterable[tuple[str, str]], kind: str = "table.message") -> No
     """Send ``(group, json text)`` pairs; callable from synchronous code (a service's
     ``on_commit``, a Celery task). ``kind`` names the consumers' handler:
     ``table.message`` forwards the text, ``table.refresh`` makes each connection send
-    its own full state again."""
-    batch = list(messages)
+    its own full state again.
+
+    In a server process (a worker thread of its event loop) the batch is handed to the
+    loop's sender and this returns at once: the thread that runs the database calls of
+    every connection of the process must not wait for Redis. Elsewhere (a Celery worker,
+    a plain thread) it waits until the messages are published."""
+    batch = [(kind, group, text) for group, text in messages]
     if not batch:
         return
-    if getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None:
-        # Called from a server's worker thread: send on the server's own loop.
-        async_to_sync(send_async)(batch, kind)
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(_sender(loop).put, batch)
     else:
-        # A Celery worker or a plain thread: one long-lived loop per process, so the
-        # channel layer keeps its Redis connections (a new loop per call costs ~20 ms).
-        future = asyncio.run_coroutine_threadsafe(send_async(batch, kind), _publisher_loop())
+        # One long-lived loop per process, so the channel layer keeps its Redis
+        # connections (a new loop per call costs ~20 ms).
+        future = asyncio.run_coroutine_threadsafe(publish(batch), _publisher_loop())
         future.result(timeout=30)
 
 
 async def send_async(messages: list[tuple[str, str]], kind: str = "table.message") -> None:
+    """Send from async code, in order, and wait until it is published."""
+    await publish([(kind, group, text) for group, text in messages])
+
+
+async def publish(batch: list[tuple[str, str, str]]) -> None:
+    """Publish ``(kind, group, text)`` messages, each group's in the order given."""
     layer = get_channel_layer()
     assert layer is not None
-    for group, text in messages:
+    if isinstance(layer, RedisPubSubChannelLayer):
+        await _publish_pipelined(layer, batch)
+        return
+    for kind, group, text in batch:
         await layer.group_send(group, {"type": kind, "text": text})
+
+
+async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: list[tuple[str, str, str]]) -> None:
+    """What ``group_send`` does for each message, in one Redis pipeline per shard: one
+    round trip for the whole batch instead of one per message (a shard publishes one
+    message at a time, so four groups an action were four round trips in a row; the
+    benchmark in docs/benchmarks.md). Uses channels-redis's own group channel names,
+    serializer and connections (its version is pinned in uv.lock; the consumer tests
+    through Redis cover it)."""
+    loop_layer = layer._get_layer()
+    by_shard: dict[Any, list[tuple[str, bytes]]] = {}
+    for kind, group, text in batch:
+        channel = loop_layer._get_group_channel_name(group)
+        shard = loop_layer._get_shard(channel)
+        by_shard.setdefault(shard, []).append((channel, layer.serialize({"type": kind, "text": text})))
+    for shard, items in by_shard.items():
+        async with shard._lock:
+            shard._ensure_redis()
+            pipe = shard._redis.pipeline(transaction=False)
+            for channel, data in items:
+                pipe.publish(channel, data)
+            await pipe.execute()
+
+
+class _Sender:
+    """One per server event loop: publishes the batches handed over by worker threads in
+    the order they were committed, so that every connection receives a table's updates in
+    version order. Batches waiting together are published together (one pipeline)."""
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[str, str, str]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    def put(self, batch: list[tuple[str, str, str]]) -> None:
+        self.waiting.extend(batch)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def run(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            try:
+                await publish(batch)
+            except Exception:
+                log.exception("publishing %d table messages failed", len(batch))
+
+
+_senders: dict[asyncio.AbstractEventLoop, _Sender] = {}
+_senders_lock = threading.Lock()
+
+
+def _sender(loop: asyncio.AbstractEventLoop) -> _Sender:
+    with _senders_lock:
+        sender = _senders.get(loop)
+        if sender is None:
+            for closed in [other for other in _senders if other.is_closed()]:
+                del _senders[closed]
+            sender = _senders[loop] = _Sender()
+        return sender
 
 
 _publisher: asyncio.AbstractEventLoop | None = None

@@ -1,8 +1,18 @@
 """Everything that changes a live table. The one path that moves a game forward is
-:func:`action_submit`: a row lock on the table, the engine decides, the log grows by one
-row and the version by one, commit; then the views go out (``on_commit``) and whatever
-comes next is scheduled (a bot's turn, the clock). People, bots and the clock all act
-through it. Every rejection raises a :class:`games.errors.TableError` and changes nothing.
+:func:`action_submit`: the engine decides, the log grows by one row and the version by
+one, atomically; then the views go out (after the commit) and whatever comes next is
+scheduled (a bot's turn, the clock). People, bots and the clock all act through it.
+Every rejection raises a :class:`games.errors.TableError` and changes nothing.
+
+Two ways through it, with the same outcome:
+
+- the common case on PostgreSQL (:func:`_submit_optimistic`): the process keeps the
+  table's engine state (``games.state``), the engine applies the action there, and one
+  statement appends the log row and bumps the version *if the table is still at the
+  version the player saw*, with the same seats, playing, and its row not locked;
+- everything else (:func:`_submit`): ``SELECT … FOR UPDATE`` of the table row, the state
+  caught up to it, the engine decides, the writes, commit. A deal's end, the match's end,
+  a seat to update, a rejection to explain and every conflict go this way.
 """
 
 from __future__ import annotations
@@ -330,6 +340,9 @@ def action_submit(
     if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
         raise errors.Malformed("id must be a string of 1 to 64 characters")
     try:
+        applied = _submit_optimistic(table_id, seat, action, expected_version, source, client_id)
+        if applied is not None:
+            return applied
         with transaction.atomic():
             return _submit(table_id, seat, action, expected_version, source, client_id)
     except IntegrityError:
@@ -369,6 +382,177 @@ def _submit(
         except BaseException:
             table_state.forget(table.pk)
             raise
+
+
+def _submit_optimistic(
+    table_id: int, seat_number: int, action: Action, expected_version: int, source: str, client_id: str | None
+) -> Applied | None:
+    """The common case without the row lock: this process keeps the table's state, the
+    engine accepts the action there, and one statement appends the log row and bumps the
+    version only if the table is still at ``expected_version`` with the same seats and
+    still playing (optimistic concurrency: the version is the check). ``None`` when it
+    does not apply (no state kept here, a seat to update, a deal or the match ending, a
+    rejection to explain, or another writer got there first); then :func:`_submit` decides
+    under the row lock, as if this had not been tried."""
+    state = table_state.cached(table_id)
+    if state is None or transaction.get_connection().vendor != "postgresql":
+        return None
+    # Lock order: this holds the state's lock and so must never wait for the table's row
+    # lock (the locked path takes the row lock first, then the state's lock). The
+    # statements below skip a row that another transaction holds, and give up.
+    with state.lock:
+        table = state.table
+        if not state.valid or table is None or table.status != Table.Status.PLAYING or state.seats is None:
+            return None
+        if state.version != expected_version and not (
+            state.version < expected_version and table_state.catch_up(state, expected_version)
+        ):
+            return None
+        seats = state.seats
+        seat = seats[seat_number] if 0 <= seat_number < len(seats) else None
+        if (
+            seat is None
+            or state.match.to_act != seat_number
+            or (client_id is not None and (seat_number, client_id) in state.client_ids)
+            or source == TableAction.Source.TIMEOUT
+            or (source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row))
+        ):
+            return None
+        sheet_before = len(state.sheet)
+        try:
+            events = state.apply(seat_number, action)
+        except EngineError:
+            return None  # nothing changed; the locked path gives the reason
+        try:
+            match = state.match
+            if match.awaiting_deal or match.over:
+                applied = _commit_at_deal_end(table_id, state, seat_number, action, events, source, client_id, sheet_before)
+            else:
+                applied = _commit_optimistic(table, state, seat_number, action, events, source, client_id)
+        except BaseException:
+            table_state.forget(table_id)
+            raise
+        if applied is None:
+            # Another writer moved the table on: the state here has an action too many.
+            table_state.forget(table_id)
+        return applied
+
+
+def _commit_optimistic(
+    table: Table,
+    state: table_state.TableState,
+    seat_number: int,
+    action: Action,
+    events: list[Any],
+    source: str,
+    client_id: str | None,
+) -> Applied | None:
+    now = timezone.now()
+    version = state.version + 1
+    deadline = _deadline(table, state, state.seats or [], now)
+    written = _log_append(
+        table_id=table.pk,
+        version=version,
+        seats_version=state.seats_version,
+        deadline=deadline,
+        row=TableAction(
+            table_id=table.pk,
+            version=version,
+            dealing=state.dealing,
+            seat=seat_number,
+            action=action.to_dict(),
+            source=source,
+            client_id=client_id,
+            created_at=now,
+        ),
+    )
+    if not written:
+        return None
+    table.version = state.version = version
+    table.deadline = deadline
+    if client_id is not None:
+        state.client_ids.add((seat_number, client_id))
+    seats = state.seats or []
+    _announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    _schedule_next(table, state, seats)
+    return Applied(version=version, events=[table_state.event_to_dict(e) for e in events])
+
+
+def _log_append(*, table_id: int, version: int, seats_version: int, deadline: Any, row: TableAction) -> bool:
+    """Append ``row`` to the log and move the table to ``version`` with its new deadline,
+    both or neither, and only if the table is at ``version - 1``, playing, with
+    ``seats_version``, and its row is not locked by another transaction. One PostgreSQL
+    statement: one round trip, no transaction to open."""
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_LOG_APPEND_SQL, _log_append_params(row, seats_version, deadline, connection))
+        return bool(cursor.rowcount == 1)
+
+
+def _log_append_sql() -> str:
+    table, log = Table._meta, TableAction._meta
+
+    def col(meta: Any, name: str) -> str:
+        return str(meta.get_field(name).column)
+
+    return (
+        f"WITH moved AS (UPDATE {table.db_table} SET {col(table, 'version')} = %s, {col(table, 'deadline')} = %s"
+        f" WHERE {col(table, 'id')} = %s AND {col(table, 'version')} = %s"
+        f" AND {col(table, 'seats_version')} = %s AND {col(table, 'status')} = %s"
+        f" AND {col(table, 'id')} = (SELECT {col(table, 'id')} FROM {table.db_table}"
+        f" WHERE {col(table, 'id')} = %s FOR UPDATE SKIP LOCKED) RETURNING {col(table, 'id')})"
+        f" INSERT INTO {log.db_table} ("
+        + ", ".join(
+            col(log, f) for f in ("table", "version", "dealing", "seat", "action", "source", "client_id", "created_at")
+        )
+        + f") SELECT {col(table, 'id')}, %s, %s, %s, %s, %s, %s, %s FROM moved"
+    )
+
+
+_LOG_APPEND_SQL = _log_append_sql()
+
+
+def _log_append_params(row: TableAction, seats_version: int, deadline: Any, connection: Any) -> list[Any]:
+    fields = {f.name: f for f in TableAction._meta.concrete_fields}
+    values = [
+        fields[name].get_db_prep_save(getattr(row, fields[name].attname), connection)
+        for name in ("version", "dealing", "seat", "action", "source", "client_id", "created_at")
+    ]
+    deadline_field = Table._meta.get_field("deadline")
+    return [
+        row.version,
+        deadline_field.get_db_prep_save(deadline, connection),
+        row.table_id,
+        row.version - 1,
+        seats_version,
+        Table.Status.PLAYING.value,
+        row.table_id,
+        *values,
+    ]
+
+
+def _commit_at_deal_end(
+    table_id: int,
+    state: table_state.TableState,
+    seat_number: int,
+    action: Action,
+    events: list[Any],
+    source: str,
+    client_id: str | None,
+    sheet_before: int,
+) -> Applied | None:
+    """The action (already applied to ``state``) ended a deal or the match: the next
+    dealing, the reveal or the result are written under the row lock, as in :func:`_submit`."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+        if (
+            table is None
+            or table.status != Table.Status.PLAYING
+            or table.version != state.version
+            or table.seats_version != state.seats_version
+        ):
+            return None
+        return _commit_action(table, state, seat_number, action, events, source, client_id, sheet_before)
 
 
 def _commit_action(
@@ -434,6 +618,7 @@ def _commit_action(
         )
     table.deadline = _deadline(table, state, seats, now)
     table.save(update_fields=fields)
+    state.table = table
     _announce(table, state, seats, events, sheet_rows=state.sheet[sheet_before:], revealed=revealed)
     _schedule_next(table, state, seats)
     return Applied(version=table.version, events=[table_state.event_to_dict(e) for e in events])
@@ -553,10 +738,16 @@ def _announce(
     if revealed is not None:
         base["revealed"] = selectors.dealing_revealed(revealed)
     match = state.match
-    messages = []
-    for seat in (*range(table.players), None):
-        payload = dict(base, view=match.view(seat).to_dict())
-        messages.append((realtime.seat_group(table.pk, seat), json.dumps(payload, separators=(",", ":"))))
+    # What every seat shares is encoded once; each seat's view is spliced in as the last
+    # key (one JSON object per seat, as docs/protocol.md shows it).
+    shared = json.dumps(base, separators=(",", ":"))[:-1] + ',"view":'
+    messages = [
+        (
+            realtime.seat_group(table.pk, seat),
+            shared + json.dumps(match.view(seat).to_dict(), separators=(",", ":")) + "}",
+        )
+        for seat in (*range(table.players), None)
+    ]
     transaction.on_commit(lambda: realtime.send(messages))
 
 

@@ -13,11 +13,14 @@ action was applied in memory but before the commit evicts the entry (:func:`forg
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any
+
+from django.db import connection
 
 from games.engine import Card, Match, Options, action_from_dict
 from games.engine.events import DealScored, DeclarerKnown, Event
@@ -42,7 +45,14 @@ class TableState:
     seats: list[Any] | None = None  # the table's Seat rows at ``seats_version``
     seats_version: int = -1
     next_dealing: dict[str, Any] | None = None  # the published commitment not dealt yet
+    # The table row as the last action through this process committed it (its version,
+    # seats_version and status are checked again by the statement that writes the next
+    # action: games.services._submit_optimistic).
+    table: Table | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # False once dropped from the cache (:func:`forget`): an action may have been applied
+    # to it that was never committed. Check it after taking the lock.
+    valid: bool = True
 
     # -- moving it forward (callers hold the lock) ------------------------------------
 
@@ -170,9 +180,18 @@ def _store(state: TableState) -> TableState:
         return state
 
 
+def cached(table_id: int) -> TableState | None:
+    """The state kept for a table, if this process has one (nothing is read or built)."""
+    return _entry(table_id)
+
+
 def forget(table_id: int) -> None:
+    """Drop the table's state: the next caller rebuilds it from the log. A caller that
+    already holds a reference (waiting for its lock) sees it is ``valid`` no more."""
     with _cache_lock:
-        _cache.pop(table_id, None)
+        state = _cache.pop(table_id, None)
+    if state is not None:
+        state.valid = False
 
 
 def clear() -> None:
@@ -183,10 +202,14 @@ def clear() -> None:
 def acquire(table: Table) -> TableState:
     """The state of a started table at ``table.version``, locked for the caller
     (release with ``state.lock.release()``). Use :func:`locked` as a context manager."""
-    state = _entry(table.pk)
-    if state is None:
-        state = _store(_build(table))
-    state.lock.acquire()
+    while True:
+        state = _entry(table.pk)
+        if state is None:
+            state = _store(_build(table))
+        state.lock.acquire()
+        if state.valid:
+            break
+        state.lock.release()  # dropped while this caller waited for it: take the new one
     if state.version > table.version:
         # The caller read its table row before another commit that this process has
         # already applied (only a reader without the row lock can see this).
@@ -216,6 +239,38 @@ class locked:
         self.state.lock.release()
 
 
+def _log_rows(table_id: int, after: int, upto: int) -> list[tuple[int, int, Any, str | None]]:
+    """The log rows ``after < version <= upto`` in order. Read on every action that a
+    process serves after another process moved the table on: written as plain SQL (the
+    ORM's query building costs about as much as the round trip)."""
+    if connection.vendor != "postgresql":
+        return list(
+            TableAction.objects.filter(table_id=table_id, version__gt=after, version__lte=upto)
+            .order_by("version")
+            .values_list("version", "seat", "action", "client_id")
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_LOG_ROWS_SQL, [table_id, after, upto])
+        # Django reads jsonb as text (its JSONField decodes it).
+        return [(v, seat, json.loads(action), client_id) for v, seat, action, client_id in cursor.fetchall()]
+
+
+def _log_rows_sql() -> str:
+    meta: Any = TableAction._meta
+
+    def col(name: str) -> str:
+        return str(meta.get_field(name).column)
+
+    return (
+        f"SELECT {col('version')}, {col('seat')}, {col('action')}, {col('client_id')} FROM {meta.db_table}"
+        f" WHERE {col('table')} = %s AND {col('version')} > %s AND {col('version')} <= %s"
+        f" ORDER BY {col('version')}"
+    )
+
+
+_LOG_ROWS_SQL = _log_rows_sql()
+
+
 def _build(table: Table) -> TableState:
     options = Options.from_dict(table.options)
     assert table.first_dealer is not None, "the table has not started"
@@ -227,15 +282,21 @@ def _build(table: Table) -> TableState:
     return state
 
 
-def _catch_up(state: TableState, version: int) -> None:
+def catch_up(state: TableState, version: int) -> bool:
+    """Bring ``state`` (locked by the caller) to ``version`` from the log without the
+    table's row lock. False, and nothing changed, when the log does not reach ``version``."""
+    return _catch_up(state, version, strict=False)
+
+
+def _catch_up(state: TableState, version: int, *, strict: bool = True) -> bool:
     """Apply the log rows after ``state.version`` up to ``version``, dealing each new
     deal from its dealing's seeds."""
-    rows = list(
-        TableAction.objects.filter(table_id=state.table_id, version__gt=state.version, version__lte=version)
-        .order_by("version")
-        .values_list("version", "seat", "action", "client_id")
-    )
+    if version <= state.version:
+        return True
+    rows = _log_rows(state.table_id, state.version, version)
     if len(rows) != version - state.version:
+        if not strict:
+            return False
         raise RuntimeError(f"table {state.table_id}: the log has a gap before version {version}")
     dealings: dict[int, Dealing] = {}
     for row_version, seat, action, client_id in rows:
@@ -250,3 +311,6 @@ def _catch_up(state: TableState, version: int) -> None:
                     for d in Dealing.objects.filter(table_id=state.table_id, number__gt=state.dealing)
                 }
             state.start_dealing(dealings[state.dealing + 1])
+    if state.table is not None:
+        state.table.version = state.version
+    return True
