@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from asgiref.sync import SyncToAsync
@@ -93,21 +93,53 @@ class _Sender:
     version order. Batches waiting together are published together (one pipeline)."""
 
     def __init__(self) -> None:
-        self.waiting: list[tuple[str, str, str]] = []
+        self.waiting: list[tuple[str, str, str] | Callable[[], None]] = []
         self.task: asyncio.Task[None] | None = None
 
-    def put(self, batch: list[tuple[str, str, str]]) -> None:
-        self.waiting.extend(batch)
+    def put(self, batch: list[tuple[str, str, str]] | Callable[[], None]) -> None:
+        if callable(batch):
+            self.waiting.append(batch)
+        else:
+            self.waiting.extend(batch)
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run())
 
     async def run(self) -> None:
         while self.waiting:
-            batch, self.waiting = self.waiting, []
-            try:
-                await publish(batch)
-            except Exception:
-                log.exception("publishing %d table messages failed", len(batch))
+            waiting, self.waiting = self.waiting, []
+            batch: list[tuple[str, str, str]] = []
+            for item in waiting:
+                if not callable(item):
+                    batch.append(item)
+                    continue
+                await self.publish(batch)
+                batch = []
+                try:
+                    item()
+                except Exception:
+                    log.exception("a callback after publishing failed")
+            await self.publish(batch)
+
+    @staticmethod
+    async def publish(batch: list[tuple[str, str, str]]) -> None:
+        if not batch:
+            return
+        try:
+            await publish(batch)
+        except Exception:
+            log.exception("publishing %d table messages failed", len(batch))
+
+
+def after_sent(fn: Callable[[], None]) -> None:
+    """Call ``fn`` once everything :func:`send` was given before it is published: e.g. a
+    bot's turn is scheduled only after the update it answers is out, so another process
+    cannot publish the next version first. In a server process ``fn`` runs on the event
+    loop (it must not block); elsewhere at once, as :func:`send` has already waited."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(_sender(loop).put, fn)
+    else:
+        fn()
 
 
 _senders: dict[asyncio.AbstractEventLoop, _Sender] = {}

@@ -17,6 +17,7 @@ Three modes (setting ``GAMES_SCHEDULER``):
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -42,11 +43,23 @@ def bot_turn_later(table_id: int, version: int, delay: float) -> None:
     if mode() == "celery":
         from games.tasks import bot_play_turn
 
-        bot_play_turn.apply_async(args=(table_id, version), countdown=delay)
+        send = functools.partial(bot_play_turn.apply_async, args=(table_id, version), countdown=delay)
+        try:
+            # On a server's event loop (games.realtime.after_sent): the broker call blocks.
+            future = asyncio.get_running_loop().run_in_executor(None, send)
+            # A lost turn is played by the clock sweep (the deadline's grace); say why.
+            future.add_done_callback(_log_failure)
+        except RuntimeError:
+            send()
         return
     from games.services import bot_play
 
     later(bot_play, (table_id, version), delay)
+
+
+def _log_failure(future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("scheduling a bot's turn failed", exc_info=future.exception())
 
 
 def later(fn: Callable[..., Any], args: tuple[Any, ...], delay: float) -> None:

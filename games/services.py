@@ -484,9 +484,8 @@ def _log_append(*, table_id: int, version: int, seats_version: int, deadline: An
     ``seats_version``, and its row is not locked by another transaction. One PostgreSQL
     statement: one round trip, no transaction to open."""
     connection = transaction.get_connection()
-    with connection.cursor() as cursor:
-        cursor.execute(_LOG_APPEND_SQL, _log_append_params(row, seats_version, deadline, connection))
-        return bool(cursor.rowcount == 1)
+    params = _log_append_params(row, seats_version, deadline, connection)
+    return table_state.execute_prepared(_LOG_APPEND_SQL, params).rowcount == 1
 
 
 def _log_append_sql() -> str:
@@ -703,7 +702,7 @@ def _schedule_next(table: Table, state: table_state.TableState, seats: list[Seat
         return
     table_id, version = table.pk, table.version
     transaction.on_commit(
-        lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY)
+        lambda: realtime.after_sent(lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY))
     )
 
 

@@ -249,10 +249,19 @@ def _log_rows(table_id: int, after: int, upto: int) -> list[tuple[int, int, Any,
             .order_by("version")
             .values_list("version", "seat", "action", "client_id")
         )
-    with connection.cursor() as cursor:
-        cursor.execute(_LOG_ROWS_SQL, [table_id, after, upto])
-        # Django reads jsonb as text (its JSONField decodes it).
-        return [(v, seat, json.loads(action), client_id) for v, seat, action, client_id in cursor.fetchall()]
+    rows = execute_prepared(_LOG_ROWS_SQL, [table_id, after, upto]).fetchall()
+    # Django reads jsonb as text (its JSONField decodes it).
+    return [(v, seat, json.loads(action), client_id) for v, seat, action, client_id in rows]
+
+
+def execute_prepared(sql: str, params: list[Any]) -> Any:
+    """Run one of the per-action statements as a prepared statement on the PostgreSQL
+    connection Django holds (in its transaction, if one is open): PostgreSQL parses and
+    plans it once per pooled connection instead of on every action. Errors come out as
+    Django's (``IntegrityError`` …). Returns the psycopg cursor."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        return connection.connection.execute(sql, params, prepare=True)
 
 
 def _log_rows_sql() -> str:
