@@ -30,9 +30,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "standings": selectors.standings(t),
         "rounds": selectors.rounds(t),
     }
-    # The page's live part, fetched again when the websocket says something changed.
+    # The page's live parts, fetched again when the websocket says something changed.
     template = (
-        "tournaments/_live.html" if request.GET.get("part") == "live" else "tournaments/detail.html"
+        "tournaments/_parts.html"
+        if request.GET.get("part") == "live"
+        else "tournaments/detail.html"
     )
     return render(request, template, context)
 

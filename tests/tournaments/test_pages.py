@@ -109,6 +109,15 @@ def test_the_live_part_of_the_page_comes_alone(client: Client) -> None:
     assert "<html" not in part and "Standings" in part
 
 
+def test_the_live_parts_carry_the_players_entry_so_check_in_shows_without_a_reload() -> None:
+    t = open_for_entries(check_in_minutes=30)
+    [user] = entered(t, 1, checked_in=False)
+    services.tournament_open_check_in(tournament=t)
+    url = reverse("tournaments:detail", args=[t.pk]) + "?part=live"
+    part = signed_in(user).get(url).content.decode()
+    assert reverse("tournaments:check_in", args=[t.pk]) in part
+
+
 @pytest.mark.parametrize(("language", "word"), [("ru", "Правила"), ("uk", "Правила")])
 def test_the_detail_page_is_translated(client: Client, language: str, word: str) -> None:
     t = TournamentFactory()
