@@ -118,6 +118,12 @@ def test_the_live_parts_carry_the_players_entry_so_check_in_shows_without_a_relo
     assert reverse("tournaments:check_in", args=[t.pk]) in part
 
 
+def test_anyone_may_watch_a_tournament_table(client: Client) -> None:
+    t, _users = running(3)
+    table_id = t.round_set.get().assignments.get().table_id
+    assert client.get(f"/tables/{table_id}/").status_code == 200
+
+
 @pytest.mark.parametrize(("language", "word"), [("ru", "Правила"), ("uk", "Правила")])
 def test_the_detail_page_is_translated(client: Client, language: str, word: str) -> None:
     t = TournamentFactory()
