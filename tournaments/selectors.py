@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.page_options import BOT_LEVEL_WORDS, differences, preset_label
 from tournaments import live
 from tournaments.models import Assignment, Registration, Round, Standing, Tournament
 
@@ -100,16 +101,16 @@ def rules_in_words(t: Tournament) -> list[str]:
         _("Tables of %(k)s, rules “%(preset)s”%(target)s; %(seconds)s seconds for each action.")
         % {
             "k": k,
-            "preset": t.preset,
+            "preset": preset_label(t.preset),
             "target": _(", matches to %(target)s points") % {"target": t.match_target}
             if t.match_target
             else "",
             "seconds": t.move_seconds,
         }
     )
-    if t.options:
-        changes = ", ".join(f"{key}: {value}" for key, value in sorted(t.options.items()))
-        lines.append(_("Rule changes: %(changes)s.") % {"changes": changes})
+    changes = differences(t.preset, t.options or {})
+    if changes:
+        lines.append(_("Rule changes: %(changes)s.") % {"changes": "; ".join(changes)})
     points = ", ".join(str(p) for p in t.placement_points)
     lines.append(
         _(
@@ -132,7 +133,7 @@ def rules_in_words(t: Tournament) -> list[str]:
             "Empty seats are played by %(level)s bots. Bots are never listed in the standings, "
             "so they take no places."
         )
-        % {"level": t.bot_level}
+        % {"level": _bot_level(t)}
     )
     lines.append(_("Rated: the matches count for your rating.") if t.rated else _("Not rated."))
     if t.check_in_minutes:
@@ -159,6 +160,10 @@ def rules_in_words(t: Tournament) -> list[str]:
         )
     )
     return lines
+
+
+def _bot_level(t: Tournament) -> str:
+    return str(BOT_LEVEL_WORDS.get(t.bot_level, t.bot_level))
 
 
 @dataclass
@@ -238,7 +243,7 @@ def rounds(t: Tournament, *, newest_first: bool = True) -> list[RoundView]:
     by_round: dict[int, list[Assignment]] = {}
     for a in assignments:
         by_round.setdefault(a.round_id, []).append(a)
-    bot = _("Bot (%(level)s)") % {"level": t.bot_level}
+    bot = _("Bot (%(level)s)") % {"level": _bot_level(t)}
     for rnd in qs:
         view = RoundView(
             rnd.number, rnd.status, rnd.get_status_display(), rnd.starts_at, rnd.ends_at

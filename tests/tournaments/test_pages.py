@@ -124,6 +124,25 @@ def test_anyone_may_watch_a_tournament_table(client: Client) -> None:
     assert client.get(f"/tables/{table_id}/").status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("ru", ["«Простая»", "«обычный»", "Бот (обычный)"]), ("uk", ["«Проста»", "«звичайний»"])],
+)
+def test_the_rules_name_the_preset_and_the_bots_in_the_pages_language(
+    client: Client, language: str, words: list[str]
+) -> None:
+    t, _users = running(2)  # a table with a bot
+    page = client.get(reverse("tournaments:detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    text = page.content.decode()
+    assert [word for word in words if word not in text] == []
+
+
+def test_rule_changes_are_told_in_words(client: Client) -> None:
+    t = TournamentFactory(options={"dark": True})
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "Rule changes: Dark game (тёмная): on." in page
+
+
 @pytest.mark.parametrize(("language", "word"), [("ru", "Правила"), ("uk", "Правила")])
 def test_the_detail_page_is_translated(client: Client, language: str, word: str) -> None:
     t = TournamentFactory()
