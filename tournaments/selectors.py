@@ -166,6 +166,14 @@ def _bot_level(t: Tournament) -> str:
     return str(BOT_LEVEL_WORDS.get(t.bot_level, t.bot_level))
 
 
+def status_label(t: Tournament, now: datetime | None = None) -> str:
+    """The tournament's state as a player needs it: registration closed early (or at
+    its time) is said, although the tournament waits for its start in that state."""
+    if t.status == S.REGISTRATION and (now or timezone.now()) >= t.closes_at:
+        return _("Registration closed")
+    return str(t.get_status_display())
+
+
 @dataclass
 class UserState:
     registration: Registration | None

@@ -143,6 +143,26 @@ def test_rule_changes_are_told_in_words(client: Client) -> None:
     assert "Rule changes: Dark game (тёмная): on." in page
 
 
+def test_registration_closed_early_is_said_on_the_page_and_in_the_list(client: Client) -> None:
+    t = open_for_entries(name="Closed Cup")
+    services.tournament_close_registration(tournament=t)
+    detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    listed = client.get(reverse("tournaments")).content.decode()
+    assert "<strong>Registration closed</strong>" in detail
+    assert "<td>Registration closed</td>" in listed
+
+
+def test_a_cancelled_tournament_does_not_announce_when_its_seated_round_starts(
+    client: Client,
+) -> None:
+    t = TournamentFactory(break_seconds=600)
+    entered(t, 3)
+    services.tournament_start(tournament=t, early=True)  # round 1 seated, opens in 10 min
+    services.tournament_cancel(tournament=t, reason="Snow")
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "starts at" not in page
+
+
 @pytest.mark.parametrize(("language", "word"), [("ru", "Правила"), ("uk", "Правила")])
 def test_the_detail_page_is_translated(client: Client, language: str, word: str) -> None:
     t = TournamentFactory()
@@ -277,3 +297,4 @@ def test_the_admin_amends_a_finished_tables_result(organiser: Client) -> None:
     a.refresh_from_db()
     top = Standing.objects.get(tournament=t, position=1)
     assert a.amended and top.user_id == seats[places.index("1")].user_id
+
