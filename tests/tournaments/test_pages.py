@@ -298,3 +298,23 @@ def test_the_admin_amends_a_finished_tables_result(organiser: Client) -> None:
     top = Standing.objects.get(tournament=t, position=1)
     assert a.amended and top.user_id == seats[places.index("1")].user_id
 
+
+def test_the_admin_deletes_a_draft_but_not_an_announced_tournament(organiser: Client) -> None:
+    draft, announced = TournamentFactory(status=S.DRAFT), TournamentFactory()
+    delete = "admin:tournaments_tournament_delete"
+    assert organiser.get(reverse(delete, args=[draft.pk])).status_code == 200
+    assert organiser.get(reverse(delete, args=[announced.pk])).status_code == 403
+    changelist = organiser.get(reverse("admin:tournaments_tournament_changelist"))
+    assert 'value="delete_selected"' not in changelist.content.decode()
+
+
+def test_the_admin_deletes_no_round_table_registration_or_standing(organiser: Client) -> None:
+    t, _users = running(3)
+    rnd = t.round_set.get()
+    urls = [
+        reverse("admin:tournaments_round_delete", args=[rnd.pk]),
+        reverse("admin:tournaments_assignment_delete", args=[rnd.assignments.get().pk]),
+        reverse("admin:tournaments_registration_delete", args=[t.registrations.first().pk]),
+        reverse("admin:tournaments_standing_delete", args=[t.standings.first().pk]),
+    ]
+    assert [organiser.get(url).status_code for url in urls] == [403] * 4
