@@ -81,6 +81,12 @@ def test_a_player_checks_in_on_the_page() -> None:
     )
 
 
+def test_withdrawing_from_a_running_tournament_asks_first() -> None:
+    t, users = running(3)
+    page = signed_in(users[0]).get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'data-confirm="Withdraw from the tournament? You will not be seated again."' in page
+
+
 def test_registering_when_closed_says_why_and_changes_nothing() -> None:
     t = TournamentFactory()  # registration not open yet
     user = UserFactory()

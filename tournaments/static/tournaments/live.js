@@ -4,7 +4,7 @@
 (function () {
   "use strict";
   var root = document.getElementById("tournament");
-  if (!root || !window.WebSocket) return;
+  if (!root) return;
   var delay = 1000;
   var pending = null;
   var connectedBefore = false;
@@ -29,6 +29,14 @@
         .catch(function () {});
     }, 300);
   }
+
+  // A step that cannot be undone asks first (withdrawing from a running tournament).
+  root.addEventListener("submit", function (event) {
+    var question = event.target.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  if (!window.WebSocket) return;
 
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
