@@ -199,6 +199,15 @@ def user_state(t: Tournament, user: Any, now: datetime | None = None) -> UserSta
     )
 
 
+def my_place(t: Tournament, user: Any) -> tuple[int, int] | None:
+    """The user's rank in the standings and how many are ranked, once it has started."""
+    if not getattr(user, "is_authenticated", False) or t.status not in (S.RUNNING, S.FINISHED):
+        return None
+    ranks = dict(t.standings.filter(rank__isnull=False).values_list("user_id", "rank"))
+    rank = ranks.get(user.pk)
+    return (rank, len(ranks)) if rank is not None else None
+
+
 def entrants(t: Tournament) -> list[Registration]:
     return list(t.registrations.select_related("user").order_by("-rating", "registered_at", "pk"))
 

@@ -24,6 +24,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "t": t,
         "me": selectors.user_state(t, request.user),
+        "my_place": selectors.my_place(t, request.user),
         "my_table_url": live.table_url(mine.table_id) if mine and mine.table_id else None,
         "rules": selectors.rules_in_words(t),
         "entrants": selectors.entrants(t),

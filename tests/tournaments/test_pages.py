@@ -81,6 +81,12 @@ def test_a_player_checks_in_on_the_page() -> None:
     )
 
 
+def test_a_player_sees_his_place_in_the_standings_on_the_page() -> None:
+    t, users = running(3)
+    page = signed_in(users[0]).get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "Your place: 1 of 3." in page  # nobody has played yet: all share the first place
+
+
 def test_withdrawing_from_a_running_tournament_asks_first() -> None:
     t, users = running(3)
     page = signed_in(users[0]).get(reverse("tournaments:detail", args=[t.pk])).content.decode()
