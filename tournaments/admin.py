@@ -118,6 +118,18 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             )
         )
 
+    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        """Only a draft: an announced tournament is cancelled, which keeps its record (and
+        stops its live tables)."""
+        if obj is not None and obj.status != Tournament.Status.DRAFT:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        actions = super().get_actions(request, *args, **kwargs)
+        actions.pop("delete_selected", None)  # it would not ask whether each is a draft
+        return actions
+
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
         if obj is not None and obj.status != Tournament.Status.DRAFT:
             return (*self.readonly_fields, *RULES)
@@ -214,6 +226,9 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # disqualify instead: the standings and the seatings keep him
+
     @admin.action(description=_("Disqualify (a table in play is resigned)"))
     def disqualify(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
         reason = gettext("Disqualified by the organiser.")
@@ -277,6 +292,9 @@ class RoundAdmin(admin.ModelAdmin[Round]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # reseat instead (before its tables open)
+
     @admin.display(description=_("tables"), ordering="n_tables")
     def tables(self, obj: Round) -> int:
         return getattr(obj, "n_tables", 0)
@@ -339,6 +357,9 @@ class AssignmentAdmin(admin.ModelAdmin[Assignment]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # amend its result instead
+
     @admin.display(description=_("live table"))
     def live_table(self, obj: Assignment) -> str:
         return AssignmentInline.live_table(self, obj)  # type: ignore[arg-type]
@@ -377,3 +398,6 @@ class StandingAdmin(admin.ModelAdmin[Standing]):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # computed from the results

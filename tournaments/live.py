@@ -62,7 +62,7 @@ def table_open(
     move_seconds: int,
     bot_level: str,
 ) -> Opened:
-    """Open and start a private live table with ``seating`` (users, ``None`` for bots) in
+    """Open and start a live table with ``seating`` (users, ``None`` for bots) in
     seat-position order: position 0 deals first, 1 sits on the forced hundred, ...
 
     The games app seats a table's creator at seat 0, so the seating is turned round the
@@ -82,7 +82,9 @@ def table_open(
             preset=preset,
             options=options or None,
             rated=rated,
-            private=True,
+            # Public: anyone may watch a tournament's tables and replay them. It is never
+            # listed as open: it is full and started in this same transaction.
+            private=False,
             move_seconds=move_seconds,
         )
         for number in range(1, players):

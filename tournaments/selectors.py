@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.page_options import BOT_LEVEL_WORDS, differences, preset_label
 from tournaments import live
 from tournaments.models import Assignment, Registration, Round, Standing, Tournament
 
@@ -100,16 +101,16 @@ def rules_in_words(t: Tournament) -> list[str]:
         _("Tables of %(k)s, rules “%(preset)s”%(target)s; %(seconds)s seconds for each action.")
         % {
             "k": k,
-            "preset": t.preset,
+            "preset": preset_label(t.preset),
             "target": _(", matches to %(target)s points") % {"target": t.match_target}
             if t.match_target
             else "",
             "seconds": t.move_seconds,
         }
     )
-    if t.options:
-        changes = ", ".join(f"{key}: {value}" for key, value in sorted(t.options.items()))
-        lines.append(_("Rule changes: %(changes)s.") % {"changes": changes})
+    changes = differences(t.preset, t.options or {})
+    if changes:
+        lines.append(_("Rule changes: %(changes)s.") % {"changes": "; ".join(changes)})
     points = ", ".join(str(p) for p in t.placement_points)
     lines.append(
         _(
@@ -132,7 +133,7 @@ def rules_in_words(t: Tournament) -> list[str]:
             "Empty seats are played by %(level)s bots. Bots are never listed in the standings, "
             "so they take no places."
         )
-        % {"level": t.bot_level}
+        % {"level": _bot_level(t)}
     )
     lines.append(_("Rated: the matches count for your rating.") if t.rated else _("Not rated."))
     if t.check_in_minutes:
@@ -161,6 +162,18 @@ def rules_in_words(t: Tournament) -> list[str]:
     return lines
 
 
+def _bot_level(t: Tournament) -> str:
+    return str(BOT_LEVEL_WORDS.get(t.bot_level, t.bot_level))
+
+
+def status_label(t: Tournament, now: datetime | None = None) -> str:
+    """The tournament's state as a player needs it: registration closed early (or at
+    its time) is said, although the tournament waits for its start in that state."""
+    if t.status == S.REGISTRATION and (now or timezone.now()) >= t.closes_at:
+        return _("Registration closed")
+    return str(t.get_status_display())
+
+
 @dataclass
 class UserState:
     registration: Registration | None
@@ -184,6 +197,15 @@ def user_state(t: Tournament, user: Any, now: datetime | None = None) -> UserSta
         can_withdraw=entered and t.status in (*Tournament.ENTERABLE, S.RUNNING),
         can_check_in=reg is not None and reg.status == R.REGISTERED and t.status == S.CHECK_IN,
     )
+
+
+def my_place(t: Tournament, user: Any) -> tuple[int, int] | None:
+    """The user's rank in the standings and how many are ranked, once it has started."""
+    if not getattr(user, "is_authenticated", False) or t.status not in (S.RUNNING, S.FINISHED):
+        return None
+    ranks = dict(t.standings.filter(rank__isnull=False).values_list("user_id", "rank"))
+    rank = ranks.get(user.pk)
+    return (rank, len(ranks)) if rank is not None else None
 
 
 def entrants(t: Tournament) -> list[Registration]:
@@ -238,7 +260,7 @@ def rounds(t: Tournament, *, newest_first: bool = True) -> list[RoundView]:
     by_round: dict[int, list[Assignment]] = {}
     for a in assignments:
         by_round.setdefault(a.round_id, []).append(a)
-    bot = _("Bot (%(level)s)") % {"level": t.bot_level}
+    bot = _("Bot (%(level)s)") % {"level": _bot_level(t)}
     for rnd in qs:
         view = RoundView(
             rnd.number, rnd.status, rnd.get_status_display(), rnd.starts_at, rnd.ends_at

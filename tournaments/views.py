@@ -24,15 +24,18 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "t": t,
         "me": selectors.user_state(t, request.user),
+        "my_place": selectors.my_place(t, request.user),
         "my_table_url": live.table_url(mine.table_id) if mine and mine.table_id else None,
         "rules": selectors.rules_in_words(t),
         "entrants": selectors.entrants(t),
         "standings": selectors.standings(t),
         "rounds": selectors.rounds(t),
     }
-    # The page's live part, fetched again when the websocket says something changed.
+    # The page's live parts, fetched again when the websocket says something changed.
     template = (
-        "tournaments/_live.html" if request.GET.get("part") == "live" else "tournaments/detail.html"
+        "tournaments/_parts.html"
+        if request.GET.get("part") == "live"
+        else "tournaments/detail.html"
     )
     return render(request, template, context)
 

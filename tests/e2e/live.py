@@ -60,6 +60,7 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
+        self.env: dict[str, str] = {}
 
     def environment(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -83,7 +84,7 @@ class LiveServer:
         return env
 
     def start(self) -> LiveServer:
-        env = self.environment()
+        env = self.env = self.environment()
         python = sys.executable
         subprocess.run(
             [python, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
@@ -106,6 +107,14 @@ class LiveServer:
                 time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"the server did not answer within 60 s:\n{self.log()}")
+
+    def manage(self, *args: str, **env: str) -> None:
+        """Run a management command against the server's database, e.g. to create the
+        superuser an organiser would create with ``createsuperuser``."""
+        subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env={**self.env, **env}, check=True,
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
 
     def log(self) -> str:
         try:

@@ -107,3 +107,28 @@ def open_table_from_lobby(
     page.click("#create-table")
     page.wait_for_url("**/tables/*/")
     return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def sign_in(page: Any, username: str, password: str = PASSWORD) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url(lambda url: "/login" not in url)
+
+
+def api_player(page: Any) -> tuple[str, str]:
+    """A player who uses the REST API (another front end, a bot): signs up there; returns
+    (username, API token). The page only lends its HTTP client: no cookie is involved."""
+    username = f"api{os.getpid()}x{next(_names)}"
+    response = page.request.post(
+        "/api/v1/auth/signup/", data={"username": username, "password": PASSWORD}
+    )
+    assert response.status == 201, response.text()
+    return username, response.json()["token"]
+
+
+def api_call(page: Any, token: str, method: str, path: str) -> Any:
+    response = page.request.fetch(path, method=method, headers={"Authorization": f"Token {token}"})
+    assert response.ok, f"{method} {path}: {response.status} {response.text()}"
+    return response.json()

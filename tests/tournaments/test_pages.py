@@ -81,6 +81,18 @@ def test_a_player_checks_in_on_the_page() -> None:
     )
 
 
+def test_a_player_sees_his_place_in_the_standings_on_the_page() -> None:
+    t, users = running(3)
+    page = signed_in(users[0]).get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "Your place: 1 of 3." in page  # nobody has played yet: all share the first place
+
+
+def test_withdrawing_from_a_running_tournament_asks_first() -> None:
+    t, users = running(3)
+    page = signed_in(users[0]).get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'data-confirm="Withdraw from the tournament? You will not be seated again."' in page
+
+
 def test_registering_when_closed_says_why_and_changes_nothing() -> None:
     t = TournamentFactory()  # registration not open yet
     user = UserFactory()
@@ -107,6 +119,60 @@ def test_the_live_part_of_the_page_comes_alone(client: Client) -> None:
     t, _users = running(3)
     part = client.get(reverse("tournaments:detail", args=[t.pk]) + "?part=live").content.decode()
     assert "<html" not in part and "Standings" in part
+
+
+def test_the_live_parts_carry_the_players_entry_so_check_in_shows_without_a_reload() -> None:
+    t = open_for_entries(check_in_minutes=30)
+    [user] = entered(t, 1, checked_in=False)
+    services.tournament_open_check_in(tournament=t)
+    url = reverse("tournaments:detail", args=[t.pk]) + "?part=live"
+    part = signed_in(user).get(url).content.decode()
+    assert reverse("tournaments:check_in", args=[t.pk]) in part
+
+
+def test_anyone_may_watch_a_tournament_table(client: Client) -> None:
+    t, _users = running(3)
+    table_id = t.round_set.get().assignments.get().table_id
+    assert client.get(f"/tables/{table_id}/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("ru", ["«Простая»", "«обычный»", "Бот (обычный)"]), ("uk", ["«Проста»", "«звичайний»"])],
+)
+def test_the_rules_name_the_preset_and_the_bots_in_the_pages_language(
+    client: Client, language: str, words: list[str]
+) -> None:
+    t, _users = running(2)  # a table with a bot
+    page = client.get(reverse("tournaments:detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    text = page.content.decode()
+    assert [word for word in words if word not in text] == []
+
+
+def test_rule_changes_are_told_in_words(client: Client) -> None:
+    t = TournamentFactory(options={"dark": True})
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "Rule changes: Dark game (тёмная): on." in page
+
+
+def test_registration_closed_early_is_said_on_the_page_and_in_the_list(client: Client) -> None:
+    t = open_for_entries(name="Closed Cup")
+    services.tournament_close_registration(tournament=t)
+    detail = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    listed = client.get(reverse("tournaments")).content.decode()
+    assert "<strong>Registration closed</strong>" in detail
+    assert "<td>Registration closed</td>" in listed
+
+
+def test_a_cancelled_tournament_does_not_announce_when_its_seated_round_starts(
+    client: Client,
+) -> None:
+    t = TournamentFactory(break_seconds=600)
+    entered(t, 3)
+    services.tournament_start(tournament=t, early=True)  # round 1 seated, opens in 10 min
+    services.tournament_cancel(tournament=t, reason="Snow")
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "starts at" not in page
 
 
 @pytest.mark.parametrize(("language", "word"), [("ru", "Правила"), ("uk", "Правила")])
@@ -243,3 +309,24 @@ def test_the_admin_amends_a_finished_tables_result(organiser: Client) -> None:
     a.refresh_from_db()
     top = Standing.objects.get(tournament=t, position=1)
     assert a.amended and top.user_id == seats[places.index("1")].user_id
+
+
+def test_the_admin_deletes_a_draft_but_not_an_announced_tournament(organiser: Client) -> None:
+    draft, announced = TournamentFactory(status=S.DRAFT), TournamentFactory()
+    delete = "admin:tournaments_tournament_delete"
+    assert organiser.get(reverse(delete, args=[draft.pk])).status_code == 200
+    assert organiser.get(reverse(delete, args=[announced.pk])).status_code == 403
+    changelist = organiser.get(reverse("admin:tournaments_tournament_changelist"))
+    assert 'value="delete_selected"' not in changelist.content.decode()
+
+
+def test_the_admin_deletes_no_round_table_registration_or_standing(organiser: Client) -> None:
+    t, _users = running(3)
+    rnd = t.round_set.get()
+    urls = [
+        reverse("admin:tournaments_round_delete", args=[rnd.pk]),
+        reverse("admin:tournaments_assignment_delete", args=[rnd.assignments.get().pk]),
+        reverse("admin:tournaments_registration_delete", args=[t.registrations.first().pk]),
+        reverse("admin:tournaments_standing_delete", args=[t.standings.first().pk]),
+    ]
+    assert [organiser.get(url).status_code for url in urls] == [403] * 4

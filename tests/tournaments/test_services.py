@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from games.models import MatchResult, Table
+from games.selectors import table_list_open
 from tests.factories import UserFactory
 from tests.games.helpers import committed
 from tests.tournaments.helpers import (
@@ -87,7 +88,9 @@ def test_start_seats_round_one_and_the_next_step_opens_its_live_tables() -> None
     assert rnd.status == Round.Status.PLAYING
     tables = Table.objects.filter(tournament_assignment__round=rnd)
     assert tables.count() == 2 and all(t.status == Table.Status.PLAYING for t in tables)
-    assert all(table.is_private for table in tables)
+    # Anyone may watch them, and nobody finds them in the lobby's open tables.
+    assert not any(table.is_private for table in tables)
+    assert not table_list_open().filter(pk__in=tables).exists()
 
 
 def test_a_field_of_seven_at_tables_of_three_gets_two_bots_at_the_bottom_tables() -> None:

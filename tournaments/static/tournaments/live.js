@@ -1,27 +1,51 @@
-// A tournament's page: when the server says the tournament changed, fetch the live
-// part (standings, rounds, entrants) again. Reconnects with a growing delay.
+// A tournament's page: when the server says the tournament changed, fetch the page's
+// live parts (status and your entry, schedule, standings, rounds, entrants) again and put
+// each in place of the one with the same data-live-part. Reconnects with a growing delay.
 (function () {
   "use strict";
-  var box = document.getElementById("live");
-  if (!box || !window.WebSocket) return;
+  var root = document.getElementById("tournament");
+  if (!root) return;
   var delay = 1000;
   var pending = null;
+  var connectedBefore = false;
+
+  function apply(html) {
+    var fresh = document.createElement("template");
+    fresh.innerHTML = html;
+    fresh.content.querySelectorAll("[data-live-part]").forEach(function (part) {
+      var name = part.getAttribute("data-live-part");
+      var old = root.querySelector('[data-live-part="' + name + '"]');
+      if (old) old.replaceWith(part);
+    });
+  }
 
   function refresh() {
     if (pending) return;
     pending = setTimeout(function () {
       pending = null;
-      fetch(box.dataset.liveUrl, { credentials: "same-origin" })
+      fetch(root.dataset.liveUrl, { credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : null; })
-        .then(function (html) { if (html !== null) box.innerHTML = html; })
+        .then(function (html) { if (html !== null) apply(html); })
         .catch(function () {});
     }, 300);
   }
 
+  // A step that cannot be undone asks first (withdrawing from a running tournament).
+  root.addEventListener("submit", function (event) {
+    var question = event.target.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  if (!window.WebSocket) return;
+
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var ws = new WebSocket(scheme + location.host + box.dataset.wsPath);
-    ws.onopen = function () { delay = 1000; };
+    var ws = new WebSocket(scheme + location.host + root.dataset.wsPath);
+    ws.onopen = function () {
+      delay = 1000;
+      if (connectedBefore) refresh(); // what changed while the connection was down
+      connectedBefore = true;
+    };
     ws.onmessage = function (event) {
       try {
         if (JSON.parse(event.data).type === "changed") refresh();
