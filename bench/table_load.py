@@ -696,6 +696,8 @@ class Bench:
         uvicorn += ["--no-access-log", "--log-level", "warning", "--lifespan", "on"]
         if not self.args.deflate:
             uvicorn += ["--ws-per-message-deflate", "false"]
+        if self.args.ws:
+            uvicorn += ["--ws", self.args.ws]
         server = []
         bases = []
         if self.args.server == "workers" or workers == 1:
@@ -1159,6 +1161,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         default=False,
         help="permessage-deflate on the websockets (off by default, as the production commands "
         "run uvicorn: scripts/stack, Dockerfile, docker-compose.yml)",
+    )
+    p.add_argument(
+        "--ws",
+        default="",
+        help="uvicorn's websocket implementation (--ws: websockets, websockets-sansio, wsproto; "
+        "default: uvicorn's own choice)",
     )
     p.add_argument(
         "--target",

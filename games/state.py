@@ -257,11 +257,30 @@ def _log_rows(table_id: int, after: int, upto: int) -> list[tuple[int, int, Any,
 def execute_prepared(sql: str, params: list[Any]) -> Any:
     """Run one of the per-action statements as a prepared statement on the PostgreSQL
     connection Django holds (in its transaction, if one is open): PostgreSQL parses and
-    plans it once per pooled connection instead of on every action. Errors come out as
-    Django's (``IntegrityError`` …). Returns the psycopg cursor."""
+    plans it once per pooled connection instead of on every action. Through Django's
+    cursor wrapper, so errors come out as Django's (``IntegrityError`` …) and query
+    logging and execute wrappers see it. Returns the cursor.
+
+    (Django turns psycopg's automatic preparing off so that transaction-mode poolers
+    such as older PgBouncers keep working; behind one of those, use PgBouncer 1.21+ with
+    ``max_prepared_statements``.)"""
     connection.ensure_connection()
-    with connection.wrap_database_errors:
-        return connection.connection.execute(sql, params, prepare=True)
+    cursor = connection._prepare_cursor(_Preparing(connection.connection.cursor()))  # type: ignore[attr-defined]
+    cursor.execute(sql, params)
+    return cursor
+
+
+class _Preparing:
+    """A psycopg cursor (server-side binding) whose ``execute`` prepares."""
+
+    def __init__(self, cursor: Any) -> None:
+        self.cursor = cursor
+
+    def execute(self, sql: str, params: Any = None) -> Any:
+        return self.cursor.execute(sql, params, prepare=True)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cursor, name)
 
 
 def _log_rows_sql() -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games import errors, scheduler, services
@@ -191,9 +189,11 @@ def test_a_stale_bot_turn_does_nothing() -> None:
     assert table.version == version
 
 
-def test_random_legal_play_by_people_reaches_the_end() -> None:
+def test_people_playing_through_the_service_reach_the_end() -> None:
+    # Each person plays the basic bot's choice: random legal play may never end a match
+    # (13 of 300 random matches to 200 went past 20,000 actions in the engine).
     table, _ = started_table(humans=3, bots=0, preset="simple", options={"target": 200})
-    play_to_end(table, rng=random.Random(3))
+    play_to_end(table)
     assert MatchResult.objects.filter(table=table).exists()
 
 
