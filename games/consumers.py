@@ -15,15 +15,26 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections
 
 from games import errors, realtime, selectors, services
+
+
+def _action_submit_and_release(**kwargs: Any) -> services.Applied:
+    try:
+        return services.action_submit(**kwargs)
+    finally:
+        # Inside the call: database_sync_to_async's own clean-up runs outside the call's
+        # context and, for a pool thread, did not always see its connection (the pool ran
+        # dry in the consumer tests).
+        close_old_connections()
+
 
 # Actions run on the event loop's thread pool, not on the one thread that Channels gives
 # every database call of a process by default: an action then never queues behind the
 # others' round trips to PostgreSQL (the benchmark: 470 → 630-770 actions/s at 300
-# tables, docs/benchmarks.md). Each call returns its connection to the pool when it ends
-# (database_sync_to_async closes it); games.state is safe across threads (a lock per table).
-_action_submit = database_sync_to_async(services.action_submit, thread_sensitive=False)
+# tables, docs/benchmarks.md). games.state is safe across threads (a lock per table).
+_action_submit = database_sync_to_async(_action_submit_and_release, thread_sensitive=False)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
