@@ -101,6 +101,7 @@ class Play:
     created: float = field(default_factory=time.monotonic)
     over: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    thought: bool = False  # the table's first think time is behind it
 
 
 class LoadGen:
@@ -206,7 +207,14 @@ class LoadGen:
         if not self.go.is_set():
             await self.go.wait()
         if self.spec.think:
-            await asyncio.sleep(self.spec.think)
+            pause = self.spec.think
+            if not play.thought:
+                # Players do not all start thinking at the same instant: each table's
+                # first pause is longer by a random part of one think time, so the
+                # tables' actions spread over the second instead of coming in waves of N.
+                play.thought = True
+                pause += self.rng.uniform(0, self.spec.think)
+            await asyncio.sleep(pause)
         text = json.dumps(
             {
                 "type": "action",
