@@ -132,11 +132,23 @@ def _tick() -> None:
     loop.call_later(0.25, _tick)
 
 
+_discovered = False
+_discovery_lock = threading.Lock()
+
+
 def _run_task(name: str) -> None:
+    global _discovered
     from config.celery import app
 
-    app.loader.import_default_modules()
-    app.tasks[name].apply()
+    with _discovery_lock:
+        if not _discovered:
+            # The app discovers the apps' task modules lazily (on a worker's start-up);
+            # the in-process beat may run before anything imported them.
+            app.loader.import_default_modules()
+            app.autodiscover_tasks(force=True)
+            _discovered = True
+        task = app.tasks[name]
+    task.apply()
 
 
 _running: set[asyncio.Future[None]] = set()  # the loop keeps only weak references
