@@ -49,11 +49,6 @@ def send(messages: Iterable[tuple[str, str]], kind: str = "table.message") -> No
         future.result(timeout=30)
 
 
-async def send_async(messages: list[tuple[str, str]], kind: str = "table.message") -> None:
-    """Send from async code, in order, and wait until it is published."""
-    await publish([(kind, group, text) for group, text in messages])
-
-
 async def publish(batch: list[tuple[str, str, str]]) -> None:
     """Publish ``(kind, group, text)`` messages, each group's in the order given."""
     layer = get_channel_layer()

@@ -449,43 +449,51 @@ def _commit_optimistic(
 ) -> Applied | None:
     now = timezone.now()
     version = state.version + 1
-    deadline = _deadline(table, state, state.seats or [], now)
-    written = _log_append(
+    seats = state.seats or []
+    deadline = _deadline(table, state, seats, now)
+    row = TableAction(
         table_id=table.pk,
         version=version,
-        seats_version=state.seats_version,
-        deadline=deadline,
-        row=TableAction(
-            table_id=table.pk,
-            version=version,
-            dealing=state.dealing,
-            seat=seat_number,
-            action=action.to_dict(),
-            source=source,
-            client_id=client_id,
-            created_at=now,
-        ),
+        dealing=state.dealing,
+        seat=seat_number,
+        action=action.to_dict(),
+        source=source,
+        client_id=client_id,
+        created_at=now,
     )
-    if not written:
+    if not _log_append(row, seats_version=state.seats_version, deadline=deadline):
         return None
     table.version = state.version = version
     table.deadline = deadline
     if client_id is not None:
         state.client_ids.add((seat_number, client_id))
-    seats = state.seats or []
     _announce(table, state, seats, events, sheet_rows=[], revealed=None)
     _schedule_next(table, state, seats)
     return Applied(version=version, events=[table_state.event_to_dict(e) for e in events])
 
 
-def _log_append(*, table_id: int, version: int, seats_version: int, deadline: Any, row: TableAction) -> bool:
-    """Append ``row`` to the log and move the table to ``version`` with its new deadline,
-    both or neither, and only if the table is at ``version - 1``, playing, with
-    ``seats_version``, and its row is not locked by another transaction. One PostgreSQL
-    statement: one round trip, no transaction to open."""
+# The log row's columns that _log_append writes, after its table.
+_LOGGED = ("version", "dealing", "seat", "action", "source", "client_id", "created_at")
+_LOGGED_FIELDS: list[Any] = [TableAction._meta.get_field(name) for name in _LOGGED]
+
+
+def _log_append(row: TableAction, *, seats_version: int, deadline: Any) -> bool:
+    """Append ``row`` to the log and move the table to ``row.version`` with its new
+    deadline, both or neither, and only if the table is at the version before, playing,
+    with ``seats_version``, and its row is not locked by another transaction. One
+    PostgreSQL statement: one round trip, no transaction to open."""
     connection = transaction.get_connection()
-    params = _log_append_params(row, seats_version, deadline, connection)
-    return table_state.execute_prepared(_LOG_APPEND_SQL, params).rowcount == 1
+    params = [
+        row.version,
+        Table._meta.get_field("deadline").get_db_prep_save(deadline, connection),
+        row.table_id,
+        row.version - 1,
+        seats_version,
+        Table.Status.PLAYING.value,
+        row.table_id,
+        *(f.get_db_prep_save(getattr(row, f.attname), connection) for f in _LOGGED_FIELDS),
+    ]
+    return bool(table_state.execute_prepared(_LOG_APPEND_SQL, params).rowcount == 1)
 
 
 def _log_append_sql() -> str:
@@ -500,34 +508,12 @@ def _log_append_sql() -> str:
         f" AND {col(table, 'seats_version')} = %s AND {col(table, 'status')} = %s"
         f" AND {col(table, 'id')} = (SELECT {col(table, 'id')} FROM {table.db_table}"
         f" WHERE {col(table, 'id')} = %s FOR UPDATE SKIP LOCKED) RETURNING {col(table, 'id')})"
-        f" INSERT INTO {log.db_table} ("
-        + ", ".join(
-            col(log, f) for f in ("table", "version", "dealing", "seat", "action", "source", "client_id", "created_at")
-        )
-        + f") SELECT {col(table, 'id')}, %s, %s, %s, %s, %s, %s, %s FROM moved"
+        f" INSERT INTO {log.db_table} ({', '.join(col(log, f) for f in ('table', *_LOGGED))})"
+        f" SELECT {col(table, 'id')}, {', '.join(['%s'] * len(_LOGGED))} FROM moved"
     )
 
 
 _LOG_APPEND_SQL = _log_append_sql()
-
-
-def _log_append_params(row: TableAction, seats_version: int, deadline: Any, connection: Any) -> list[Any]:
-    fields = {f.name: f for f in TableAction._meta.concrete_fields}
-    values = [
-        fields[name].get_db_prep_save(getattr(row, fields[name].attname), connection)
-        for name in ("version", "dealing", "seat", "action", "source", "client_id", "created_at")
-    ]
-    deadline_field = Table._meta.get_field("deadline")
-    return [
-        row.version,
-        deadline_field.get_db_prep_save(deadline, connection),
-        row.table_id,
-        row.version - 1,
-        seats_version,
-        Table.Status.PLAYING.value,
-        row.table_id,
-        *values,
-    ]
 
 
 def _commit_at_deal_end(
