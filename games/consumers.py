@@ -34,7 +34,10 @@ def _action_submit_and_release(**kwargs: Any) -> services.Applied:
 # every database call of a process by default: an action then never queues behind the
 # others' round trips to PostgreSQL (the benchmark: 470 → 630-770 actions/s at 300
 # tables, docs/benchmarks.md). games.state is safe across threads (a lock per table).
-_action_submit = database_sync_to_async(_action_submit_and_release, thread_sensitive=False)
+# SQLite (the embedded default) keeps the one thread: it serialises writers anyway, and
+# its in-memory test database refuses a second thread's write instead of waiting.
+_ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+_action_submit = database_sync_to_async(_action_submit_and_release, thread_sensitive=_ON_SQLITE)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403

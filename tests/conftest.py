@@ -44,6 +44,25 @@ def _celery_eager() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _forget_async_threads_connections() -> Iterator[None]:
+    """An async test's database calls run on asgiref's one thread for thread-sensitive
+    work (and a consumer's on the loop's pool); the connection a test opened there would
+    outlive the test, and Channels' clean-up of the next async test touches it, which
+    pytest-django forbids outside a database test (and an in-memory SQLite connection
+    cannot even be closed). Drop those threads' connections after every test."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    def forget() -> None:
+        for connection in connections.all(initialized_only=True):
+            connection.close()
+            del connections[connection.alias]
+
+    SyncToAsync.single_thread_executor.submit(forget).result()
+
+
+@pytest.fixture(autouse=True)
 def _default_language() -> Iterator[None]:
     """A request leaves its language active in the thread; start each test in English."""
     yield
@@ -65,3 +84,39 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's synchronous API keeps an event loop in the
     main thread until the session ends, and every asyncio test after it would fail."""
     items.sort(key=lambda item: "/tests/e2e/" in str(item.path))
+
+
+def pytest_report_header() -> str:
+    from tests import services
+
+    return services.summary()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Skips, grouped by reason: the tests a missing service skipped are named in one line
+    a service (pytest's own -r lists skips one location a line; pyproject asks it not to)."""
+    from collections import defaultdict
+
+    from tests import services
+
+    by_reason: dict[str, list[str]] = defaultdict(list)
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = (
+            str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        )
+        by_reason[reason.removeprefix("Skipped: ")].append(report.nodeid.rsplit("::", 1)[-1])
+    missing = [service for service in (services.POSTGRES, services.REDIS) if not service.up]
+    for service in missing:
+        names = [
+            name
+            for reason, tests in by_reason.items()
+            if service.skip_reason in reason
+            for name in tests
+        ]
+        if names:
+            terminalreporter.write_line(
+                f"{len(names)} skipped without {service.name} ({service.problem}): {', '.join(names)}"
+            )
+    for reason, names in by_reason.items():
+        if not any(service.skip_reason in reason for service in missing):
+            terminalreporter.write_line(f"{len(names)} skipped: {reason}")

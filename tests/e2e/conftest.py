@@ -18,12 +18,9 @@ from typing import Any
 import pytest
 
 from tests.e2e.live import LiveServer
+from tests.services import ci
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-
-
-def ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -23,6 +22,7 @@ from games.engine.fair import check_deal, commitment, deal_from_seeds, verify_re
 from games.engine.record import dealt_cards
 from tests.engine.fair_records import seeded_record, swap_cards
 from tests.engine.test_fair_dealing import VECTORS
+from tests.services import ci
 
 MODULE = Path(__file__).resolve().parents[2] / "static" / "js" / "fairdeal.js"
 
@@ -44,10 +44,6 @@ for (const input of JSON.parse(readFileSync(0, "utf8"))) {
 }
 process.stdout.write(JSON.stringify(out));
 """
-
-
-def ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from games import errors, services
 from games import state as table_state
 from games.models import Table, TableAction
 from tests.games.helpers import current, started_table
-from tests.integration.conftest import ci
+from tests.integration.conftest import require_postgres_database
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -29,11 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(autouse=True)
 def _postgres() -> None:
-    if connection.vendor != "postgresql":
-        message = "row-lock concurrency needs PostgreSQL: set DATABASE_URL=postgres://…"
-        if ci():
-            pytest.fail(f"CI is set: {message}", pytrace=False)
-        pytest.skip(message)
+    require_postgres_database()  # row locks
 
 
 def a_legal_action(table: Any) -> tuple[int, dict[str, Any]]:

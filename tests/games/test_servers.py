@@ -32,7 +32,7 @@ from rest_framework.authtoken.models import Token
 from games import services
 from games.models import Table, TableAction
 from tests.games.helpers import current, open_table
-from tests.integration.conftest import ci
+from tests.integration.conftest import require_postgres_database
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -42,11 +42,7 @@ ORIGIN = "http://127.0.0.1:8000"
 
 @pytest.fixture
 def stack_env(redis_url: str) -> dict[str, str]:
-    if connection.vendor != "postgresql":
-        message = "these tests run servers on PostgreSQL: set DATABASE_URL=postgres://…"
-        if ci():
-            pytest.fail(f"CI is set: {message}", pytrace=False)
-        pytest.skip(message)
+    require_postgres_database()
     db = connection.settings_dict
     return dict(
         os.environ,

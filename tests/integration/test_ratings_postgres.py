@@ -21,7 +21,7 @@ from ratings import services
 from ratings.models import RatingChange
 from tests.factories import UserFactory
 from tests.games.conftest import _manual_scheduler  # noqa: F401  (autouse: bots wait for the test)
-from tests.integration.conftest import unavailable
+from tests.integration.conftest import require_postgres_database
 from tests.ratings.helpers import finished_match
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -30,9 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def on_postgres(postgres_url: str) -> None:
-    if connection.vendor != "postgresql":
-        unavailable("PostgreSQL", postgres_url, "DATABASE_URL", RuntimeError("the test database is not PostgreSQL"))
+def on_postgres() -> None:
+    require_postgres_database()
 
 
 def run_together(count: int, fn: Any) -> list[Any]:

@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from tests.factories import UserFactory
-from tests.integration.conftest import ci
+from tests.integration.conftest import require_postgres_database
 from tournaments import services
 from tournaments.models import Assignment, AssignmentSeat, Standing, Tournament
 
@@ -46,9 +46,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def test_a_seven_player_swiss_runs_by_itself_to_its_standings(
     postgres_url: str, redis_url: str, tmp_path: Path
 ) -> None:
-    if connection.vendor != "postgresql":
-        message = "this test needs PostgreSQL: set DATABASE_URL"
-        pytest.fail(message) if ci() else pytest.skip(message)
+    require_postgres_database()
     now = timezone.now()
     t = services.tournament_create(
         created_by=None,

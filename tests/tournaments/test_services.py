@@ -332,12 +332,9 @@ def test_a_step_skips_a_tournament_another_worker_is_stepping() -> None:
 
     from django.db import connection, transaction
 
-    from tests.integration.conftest import ci
+    from tests.integration.conftest import require_postgres_database
 
-    if connection.vendor != "postgresql":
-        if ci():
-            pytest.fail("CI is set: this test needs PostgreSQL (DATABASE_URL)")
-        pytest.skip("row locks need PostgreSQL: set DATABASE_URL")
+    require_postgres_database()  # row locks
     t = TournamentFactory()
     entered(t, 6)
     locked, release = threading.Event(), threading.Event()
