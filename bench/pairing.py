@@ -62,8 +62,9 @@ def swiss(entrants: list[Entrant], history: History, seats: int, rnd: int) -> li
 
 def simulate(
     seater: Seater, players: int, seats: int, rounds: int, seed: int
-) -> tuple[History, list[float], list[float]]:
-    """Returns the history, the seconds each round took to seat, the mean point spread."""
+) -> tuple[History, list[float], list[float], dict[PlayerId, int]]:
+    """Returns the history, the seconds each round took to seat, the mean point spread,
+    and the standings points at the end."""
     rng = random.Random(seed)
     strength = {p: rng.gauss(0.0, 1.0) for p in range(players)}
     points = dict.fromkeys(strength, 0)
@@ -91,7 +92,7 @@ def simulate(
                 if p is not None:
                     points[p] += POINTS[seats][place]
         spreads.append(statistics.fmean(spread))
-    return history, times, spreads
+    return history, times, spreads, points
 
 
 def machine() -> str:
@@ -116,8 +117,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"Swiss: {args.players} players at tables of {args.seats}, {args.rounds} rounds, "
         f"seed {args.seed}"
     )
-    history, times, spreads = simulate(swiss, args.players, args.seats, args.rounds, args.seed)
-    r_history, _, r_spreads = simulate(
+    history, times, spreads, points = simulate(
+        swiss, args.players, args.seats, args.rounds, args.seed
+    )
+    r_history, _, r_spreads, _ = simulate(
         random_seating, args.players, args.seats, args.rounds, args.seed
     )
     print("seconds to seat each round: " + " ".join(f"{t:.3f}" for t in times))
@@ -129,6 +132,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"repeated meetings after {args.rounds} rounds: swiss {history.repeats()}, "
         f"random {r_history.repeats()} (bar: fewer than random) -> "
         f"{'ok' if history.repeats() < r_history.repeats() else 'NOT FEWER'}"
+    )
+    # Reproducible: the last round's field seated again, twice, with one seed.
+    order = sorted(points, key=lambda p: (-points[p], p))
+    entrants = [Entrant(p, points[p]) for p in order]
+    first = swiss(entrants, history, args.seats, args.rounds)
+    second = swiss(entrants, history, args.seats, args.rounds)
+    print(
+        f"same field, same seed, seated twice: {'the same seating' if first == second else 'DIFFERENT'}"
     )
     print(
         "mean spread of standings points at a table, by round: swiss "

@@ -51,7 +51,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -72,6 +71,12 @@ RANK = 1
 
 EXACT_LIMIT = 6_000
 """Fields with at most this many distinct seatings are solved by trying them all."""
+
+WORK_BUDGET = 50_000
+"""Most swap candidates the Swiss search weighs: about half a second of search on an idle
+machine of this project's kind (`bench/pairing.py` prints the figures). A budget in work,
+not in seconds, keeps the seating reproducible: the same field and seed seat the same
+tables on any machine, however busy."""
 
 KICKS = 200
 """Most restarts of the Swiss search from a shaken copy of the best seating found."""
@@ -313,15 +318,16 @@ def swiss_seating(
     *,
     seats: int = 3,
     seed: int = 0,
-    time_budget: float | None = 0.5,
+    work_budget: int | None = WORK_BUDGET,
     exact_limit: int = EXACT_LIMIT,
     kicks: int = KICKS,
 ) -> list[TableSeats]:
     """Seat one Swiss round. ``entrants`` in standings order (best first).
 
     Returns the tables from the top of the standings down, each in seat-number order, bots
-    as ``None`` at the bottom tables. ``time_budget`` (seconds, ``None`` = none) bounds the
-    improvement search on large fields; ``exact_limit`` is the largest number of distinct
+    as ``None`` at the bottom tables. ``work_budget`` (swaps weighed, ``None`` = none)
+    bounds the improvement search on large fields: counted in work, not seconds, so the
+    same field and seed give the same seating on any machine; ``exact_limit`` is the largest number of distinct
     seatings tried exhaustively; ``kicks`` bounds the restarts of the search while
     repeats remain.
     """
@@ -336,8 +342,7 @@ def swiss_seating(
     if seating_count(plan) <= exact_limit:
         groups = _exact(field, plan)
     else:
-        deadline = None if time_budget is None else time.perf_counter() + time_budget
-        groups = _Search(field, plan, _greedy(field, plan), rng, deadline).run(kicks)
+        groups = _Search(field, plan, _greedy(field, plan), rng, work_budget).run(kicks)
     return [
         assign_seats([field.ids[x] for x in g] + [None] * (seats - len(g)), history, seats, rng)
         for g in groups
@@ -438,18 +443,18 @@ class _Search:
         plan: Sequence[int],
         groups: list[list[int]],
         rng: random.Random,
-        deadline: float | None,
+        budget: int | None,
     ) -> None:
         self.field = field
         self.bots = [size < field.seats for size in plan]
         self.groups = groups
         self.cost = [field.cost(g, self.bots[t]) for t, g in enumerate(groups)]
         self.rng = rng
-        self.deadline = deadline
-        self.checks = 0
+        self.budget = budget
+        self.weighed = 0  # swaps weighed so far: the work the budget counts
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() > self.deadline
+        return self.budget is not None and self.weighed > self.budget
 
     def best_swap(self, t: int, u: int, x_at: int) -> tuple[int, int]:
         """(delta, index at u) of the best swap of ``groups[t][x_at]`` with one of u's."""
@@ -457,6 +462,7 @@ class _Search:
         g, h = groups[t], groups[u]
         x = g[x_at]
         best = (0, -1)
+        self.weighed += len(h)
         for y_at, y in enumerate(h):
             g2 = g.copy()
             g2[x_at] = y
@@ -501,8 +507,7 @@ class _Search:
                             self.swap(t, x_at, found[1], found[2])
                             improved = True
                             break
-                        self.checks += 1
-                        if self.checks % 64 == 0 and self.out_of_time():
+                        if self.out_of_time():
                             return False
             if self.out_of_time():
                 return False
