@@ -46,10 +46,11 @@ test: install ## Run the whole test suite (set CI=true to make missing services 
 # The pure-Python packages held to mypy --strict (those that exist).
 STRICT := $(wildcard games/engine games/bots)
 
-lint: install ## ruff, then mypy (strict for games/engine and games/bots)
+lint: install ## ruff, mypy (strict for games/engine and games/bots), import-linter's layer contracts
 	$(RUN) ruff check .
 	$(RUN) mypy config accounts games tournaments ratings
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
+	$(RUN) lint-imports --no-cache
 
 stack: install ## web (2 ASGI workers), Celery worker and beat on local PostgreSQL and Redis
 	$(RUN) scripts/stack
