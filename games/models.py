@@ -60,6 +60,12 @@ class Table(models.Model):
     # The clock: when the seat to act runs out of time (for a bot: when the sweep plays
     # for it if its scheduled turn was lost). Null when nobody is to act.
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # Set by :func:`games.services.table_finish_after_deal`: the match ends with a result
+    # as soon as this many deals are complete, for the reason in ``finishing_by``.
+    finish_after_deals = models.PositiveIntegerField(_("finish after deals"), null=True, blank=True)
+    finishing_by = models.CharField(
+        _("finishing by"), max_length=12, blank=True, help_text=_("Why the match is to end early.")
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -203,8 +209,25 @@ class Dealing(models.Model):
         return f"{self.table_id}/{self.number}"
 
 
+class FinishedBy(models.TextChoices):
+    """Why a match ended. Every way adds a value here (a choices field: new values need
+    no schema change); only ``won`` has a winner."""
+
+    WON = "won", _("won")
+    TIME = "time", _("time limit")
+    RESIGNED = "resigned", _("everyone resigned")
+    ABANDONED = "abandoned", _("stopped by the organiser")
+
+
 class MatchResult(models.Model):
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
+    finished_by = models.CharField(
+        _("finished by"),
+        max_length=12,
+        choices=FinishedBy.choices,
+        default=FinishedBy.WON,
+        help_text=_("Won, or cut short: then the places go by the scores after the last complete deal."),
+    )
     finished_at = models.DateTimeField(_("finished"))
     final_scores = models.JSONField(_("final scores"))
     placements = models.JSONField(

@@ -42,7 +42,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import MatchResult, Table
+from games.models import FinishedBy, MatchResult, Table
 from tournaments import errors, live, pairing, scoring
 from tournaments.models import (
     Assignment,
@@ -719,8 +719,18 @@ def assignment_record_result(*, result_id: int) -> int | None:
         )
         if a is None or a.status == Assignment.Status.FINISHED:
             return None
-        _record(a, list(result.placements), list(result.final_scores), result.finished_at)
+        _record_result(a, result)
         return a.round.tournament_id
+
+
+def _record_result(a: Assignment, result: MatchResult) -> None:
+    _record(
+        a,
+        list(result.placements),
+        list(result.final_scores),
+        result.finished_at,
+        early=result.finished_by != FinishedBy.WON,
+    )
 
 
 def _record(
@@ -762,7 +772,10 @@ def _sweep_tables(t: Tournament, now: datetime) -> str:
 
 
 def _time_limit(rnd: Round, now: datetime) -> None:
-    """At the time limit tables finish their deal; then they are ranked by the scores."""
+    """At the time limit each table is told to finish after its deal in play: the games
+    app then ends the match with a result (``time``) that is recorded like any other. A
+    deal still unfinished ``STOP_GRACE`` later is cut: the match ends at once, counted
+    up to its last complete deal."""
     if rnd.ends_at is None or now < rnd.ends_at:
         return
     for a in rnd.assignments.filter(
@@ -771,19 +784,20 @@ def _time_limit(rnd: Round, now: datetime) -> None:
         assert a.table_id is not None
         table = live.table_lock(a.table_id)
         if table.status == Table.Status.FINISHED:
-            continue  # its result is on its way
-        progress = live.table_progress(table)
+            continue  # its result is on its way (and the sweep picks up a lost one)
+        if table.status == Table.Status.ABANDONED:
+            _stop_and_rank(a, table, now)  # ended without a result (before results existed)
+            continue
         if a.status == Assignment.Status.PLAYING:
             a.status = Assignment.Status.STOPPING
-            a.deals_at_limit = progress.deals
+            a.deals_at_limit = live.table_progress(table).deals
             a.save(update_fields=["status", "deals_at_limit"])
+            live.table_finish_after_deal(table)
             continue
-        if (
-            progress.deals > (a.deals_at_limit or 0)
-            or table.status == Table.Status.ABANDONED
-            or now >= rnd.ends_at + STOP_GRACE
-        ):
-            _stop_and_rank(a, table, now)
+        if now >= rnd.ends_at + STOP_GRACE:
+            result = live.table_finish_now(table)
+            if result is not None:
+                _record_result(Assignment.objects.select_related("round__tournament").get(pk=a.pk), result)
 
 
 def _stop_and_rank(a: Assignment, table: Table, now: datetime) -> None:
