@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 BOT_LEVELS = ("random", "basic", "strong")
 
@@ -244,3 +245,30 @@ class MatchResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}: {self.final_scores}"
+
+    def ending(self) -> str:
+        """How a match cut short ended, in one sentence for the pages ("" when won)."""
+        n = self.deals
+        if self.finished_by == FinishedBy.WON:
+            return ""
+        if self.finished_by == FinishedBy.TIME:
+            text = ngettext(
+                "Ended by the time limit after %(n)s complete deal: the places go by the scores.",
+                "Ended by the time limit after %(n)s complete deals: the places go by the scores.",
+                n,
+            )
+        elif self.finished_by == FinishedBy.RESIGNED:
+            text = ngettext(
+                "Ended when every player had resigned, after %(n)s complete deal: the places go by the scores.",
+                "Ended when every player had resigned, after %(n)s complete deals: the places go by the scores.",
+                n,
+            )
+        elif self.finished_by == FinishedBy.ABANDONED:
+            text = ngettext(
+                "Stopped by the organiser after %(n)s complete deal: the places go by the scores.",
+                "Stopped by the organiser after %(n)s complete deals: the places go by the scores.",
+                n,
+            )
+        else:
+            return str(self.get_finished_by_display())
+        return text % {"n": n}

@@ -154,6 +154,12 @@ def result_of(result_id: int) -> MatchResult | None:
     return MatchResult.objects.select_related("table").filter(pk=result_id).first()
 
 
+def result_ending(table_id: int) -> str:
+    """How the table's match ended, in one sentence ("" when it was won or has no result)."""
+    result = MatchResult.objects.filter(table_id=table_id).first()
+    return result.ending() if result is not None else ""
+
+
 def table_url(table_id: int) -> str:
     try:
         return reverse("games:table", args=[table_id])

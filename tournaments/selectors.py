@@ -306,3 +306,69 @@ def my_table(t: Tournament, user: Any) -> Assignment | None:
         .exclude(table=None)
         .first()
     )
+
+
+@dataclass
+class TablePanel:
+    """What the table page of a tournament's table says about the tournament: which
+    event and round, why the table ended, where the player placed, and where he goes
+    next (his next table once seated there, else the tournament page)."""
+
+    tournament: Tournament
+    round_number: int
+    table_number: int
+    status: str
+    ended: str  # why the table ended ("" while it plays)
+    place: int | None
+    points: int | None
+    seated: bool  # the viewer sits at this table
+    next_url: str
+    next_is_table: bool
+    rank: tuple[int, int] | None
+
+
+def table_panel(*, table_id: int, user: Any) -> TablePanel | None:
+    """The panel of a tournament's table for ``user`` (anyone may watch), or None when
+    the table is not a tournament's."""
+    a = (
+        Assignment.objects.select_related("round__tournament", "table")
+        .filter(table_id=table_id)
+        .first()
+    )
+    if a is None:
+        return None
+    t = a.round.tournament
+    authenticated = getattr(user, "is_authenticated", False)
+    seat = a.seats.filter(user=user).first() if authenticated else None
+    ended = ""
+    if a.status == Assignment.Status.STOPPING:
+        ended = _("The round's time is up: this match ends when its deal in play is complete.")
+    elif a.status == Assignment.Status.FINISHED:
+        ending = live.result_ending(table_id)
+        ended = ending or _("The match is over.")
+    nxt = my_table(t, user) if seat is not None else None
+    next_is_table = nxt is not None and nxt.table_id is not None and nxt.table_id != table_id
+    next_url = (
+        live.table_url(nxt.table_id)
+        if next_is_table and nxt is not None and nxt.table_id is not None
+        else _tournament_url(t)
+    )
+    return TablePanel(
+        tournament=t,
+        round_number=a.round.number,
+        table_number=a.number,
+        status=a.status,
+        ended=ended,
+        place=seat.place if seat is not None and a.status == Assignment.Status.FINISHED else None,
+        points=seat.points if seat is not None and a.status == Assignment.Status.FINISHED else None,
+        seated=seat is not None,
+        next_url=next_url,
+        next_is_table=next_is_table,
+        rank=my_place(t, user) if seat is not None else None,
+    )
+
+
+def _tournament_url(t: Tournament) -> str:
+    from django.urls import reverse
+
+    return reverse("tournaments:detail", args=[t.pk])

@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
     path("<int:tournament_id>/check-in/", views.check_in, name="check_in"),
+    path("tables/<int:table_id>/panel/", views.table_panel, name="table_panel"),
 ]

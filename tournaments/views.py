@@ -40,6 +40,17 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
+def table_panel(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The tournament panel of a tournament table's page, fetched again when the
+    tournament changes (tournaments/static/tournaments/table_panel.js)."""
+    panel = selectors.table_panel(table_id=table_id, user=request.user)
+    if panel is None:
+        raise Http404
+    return render(
+        request, "tournaments/_table_panel.html", {"panel": panel, "table_id": table_id}
+    )
+
+
 def _act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     done = {
         "register": (services.registration_create, selectors.MESSAGES["registered"]),

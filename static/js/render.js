@@ -326,6 +326,7 @@ function matchOver({ model, view, t, name }) {
 function promptText({ view, legal, t, name, model, me, ctx }) {
   if (ctx.replay) return "";
   if (view.winner !== null && view.winner !== undefined) return "";
+  if (model.table?.status === "finished" || model.table?.status === "abandoned") return "";
   if (model.pending) return t("sending");
   if (view.to_act === null || view.to_act === undefined) return view.phase ? t("waiting_deal") : "";
   if (view.to_act !== me || !legal.length) return t("waiting_for", { name: name(view.to_act) });
