@@ -339,6 +339,18 @@ class AmendForm(forms.ModelForm[Assignment]):
         except ValueError:
             raise forms.ValidationError(_("Whole numbers separated by commas.")) from None
 
+    def clean(self) -> dict[str, Any]:
+        """Places the service would refuse stay on the form with their error (nothing is
+        saved, and no "changed successfully" follows)."""
+        data = super().clean() or {}
+        places = data.get("places")
+        if places is not None and self.instance.pk is not None:
+            try:
+                services.assignment_amend_check(assignment=self.instance, places=places)
+            except errors.TournamentError as exc:
+                self.add_error("places", exc.message)
+        return data
+
 
 @admin.register(Assignment)
 class AssignmentAdmin(admin.ModelAdmin[Assignment]):

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import LEVELS
@@ -186,10 +187,25 @@ class Tournament(models.Model):
         return self.starts_at - timedelta(minutes=self.check_in_minutes)
 
     @property
-    def ends_at(self) -> Any:
+    def arena_ends_at(self) -> Any:
         """Arena: when no new table is seated."""
         start = self.started_at or self.starts_at
         return start + timedelta(minutes=self.duration_minutes or 0)
+
+    @property
+    def ends_at(self) -> Any:
+        """When the event is over, or expected to be: an arena's end; a Swiss with a
+        round time limit, its start plus each round's break and limit; when finished, the
+        moment it finished. None when nobody can tell (a knockout, or no time limit)."""
+        if self.finished_at is not None:
+            return self.finished_at
+        if self.format == self.Format.ARENA:
+            return self.arena_ends_at
+        if self.format == self.Format.SWISS and self.rounds and self.round_minutes:
+            start = self.started_at or self.starts_at
+            per_round = timedelta(seconds=self.break_seconds, minutes=self.round_minutes)
+            return start + self.rounds * per_round
+        return None
 
     def table_options(self) -> dict[str, Any]:
         """The changes to the preset every table of the event plays with."""
@@ -233,7 +249,8 @@ class Registration(models.Model):
     rating = models.FloatField(
         _("rating"), default=1500.0, help_text=_("At registration: seeds the first round.")
     )
-    registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    # Set by the service (the same moment as a check-in made with it), not auto_now_add.
+    registered_at = models.DateTimeField(_("registered"), default=timezone.now)
     checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
     left_at = models.DateTimeField(_("withdrew or was disqualified"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=200, blank=True)

@@ -189,7 +189,7 @@ def user_state(t: Tournament, user: Any, now: datetime | None = None) -> UserSta
         reg = t.registrations.filter(user=user).first()
     entered = reg is not None and reg.status in ENTERED
     open_now = (t.status in Tournament.ENTERABLE and now < t.closes_at) or (
-        t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.ends_at
+        t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.arena_ends_at
     )
     return UserState(
         registration=reg,

@@ -207,7 +207,7 @@ def tournament_start(
     t.save(update_fields=["status", "started_at", "starts_at"])
     if t.format == Tournament.Format.ARENA:
         Round.objects.create(
-            tournament=t, number=1, status=Round.Status.PLAYING, starts_at=now, ends_at=t.ends_at
+            tournament=t, number=1, status=Round.Status.PLAYING, starts_at=now, ends_at=t.arena_ends_at
         )
     else:
         _round_seat(t, 1, now)
@@ -297,12 +297,8 @@ def assignment_amend(
     """Correct a finished table's places (by seat); the standings and the ratings follow."""
     t = _locked(assignment.round.tournament_id)
     a = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    assignment_amend_check(assignment=a, places=places)
     seats = list(a.seats.order_by("number"))
-    k = len(seats)
-    if a.status != Assignment.Status.FINISHED:
-        raise errors.WrongState(_("Only a finished table's result can be amended."))
-    if len(places) != k or any(not 1 <= p <= k for p in places) or 1 not in places:
-        raise errors.Invalid(_("Give each seat a place from 1 to %(k)s, one of them 1.") % {"k": k})
     for seat, place in zip(seats, places):
         seat.place = place
         seat.points = t.points_for(place)
@@ -317,6 +313,16 @@ def assignment_amend(
     return a
 
 
+def assignment_amend_check(*, assignment: Assignment, places: Sequence[int]) -> None:
+    """Raise the error :func:`assignment_amend` would give for these places (a form shows
+    it before anything is saved); nothing is written."""
+    k = assignment.seats.count()
+    if assignment.status != Assignment.Status.FINISHED:
+        raise errors.WrongState(_("Only a finished table's result can be amended."))
+    if len(places) != k or any(not 1 <= p <= k for p in places) or 1 not in places:
+        raise errors.Invalid(_("Give each seat a place from 1 to %(k)s, one of them 1.") % {"k": k})
+
+
 # -- the players ---------------------------------------------------------------------------
 
 
@@ -324,7 +330,7 @@ def _registration_open(t: Tournament, now: datetime) -> bool:
     if t.status in Tournament.ENTERABLE:
         return now < t.closes_at
     # An arena takes late entries while it runs (until it ends).
-    return t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.ends_at
+    return t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.arena_ends_at
 
 
 @transaction.atomic
@@ -361,7 +367,12 @@ def registration_create(
     checked_in_at = now if status == R.CHECKED_IN else None
     if reg is None:
         reg = Registration.objects.create(
-            tournament=t, user=user, status=status, rating=rating, checked_in_at=checked_in_at
+            tournament=t,
+            user=user,
+            status=status,
+            rating=rating,
+            registered_at=now,
+            checked_in_at=checked_in_at,
         )
     else:
         reg.status, reg.rating, reg.checked_in_at = status, rating, checked_in_at
@@ -821,9 +832,9 @@ def round_close(*, round: Round, now: datetime | None = None) -> None:
 
 
 def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
-    if now >= t.ends_at:
+    if now >= t.arena_ends_at:
         if rnd.ends_at is None:
-            rnd.ends_at = t.ends_at
+            rnd.ends_at = t.arena_ends_at
             rnd.save(update_fields=["ends_at"])
         Assignment.objects.filter(round=rnd, table=None).delete()
         _time_limit(rnd, now)
