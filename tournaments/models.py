@@ -254,6 +254,15 @@ class Registration(models.Model):
     checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
     left_at = models.DateTimeField(_("withdrew or was disqualified"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=200, blank=True)
+    seed = models.PositiveIntegerField(
+        _("seed"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Manual seed (1 = the top) for a knockout and the first Swiss round; "
+            "empty: by rating, after the seeded players."
+        ),
+    )
 
     class Meta:
         verbose_name = _("registration")
@@ -415,3 +424,63 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.rank} {self.user}"
+
+
+class Announcement(models.Model):
+    """A short message from the organiser to every entrant of an event."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="announcements"
+    )
+    text = models.CharField(_("message"), max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("organiser"),
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class Notification(models.Model):
+    """One line in a player's notification area (the site header): an announcement,
+    check-in opening, his table being ready."""
+
+    class Kind(models.TextChoices):
+        ANNOUNCEMENT = "announcement", _("announcement")
+        CHECK_IN = "check_in", _("check-in is open")
+        TABLE_READY = "table_ready", _("your table is ready")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_notifications",
+        verbose_name=_("player"),
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    text = models.CharField(_("text"), max_length=600)
+    url = models.CharField(_("link"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "read_at"], name="tournaments_notif_unread")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.text[:40]}"

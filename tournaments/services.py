@@ -38,15 +38,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import FinishedBy, MatchResult, Table
-from tournaments import errors, live, pairing, scoring
+from tournaments import errors, live, notices, pairing, scoring
 from tournaments.models import (
     Assignment,
     AssignmentSeat,
+    Notification,
     Registration,
     Round,
     Standing,
@@ -171,6 +173,12 @@ def tournament_open_check_in(*, tournament: Tournament, now: datetime | None = N
         raise errors.WrongState()
     t.status = S.CHECK_IN
     t.save(update_fields=["status"])
+    notices.notify(
+        tournament=t,
+        user_ids=t.registrations.filter(status=R.REGISTERED).values_list("user_id", flat=True),
+        kind=Notification.Kind.CHECK_IN,
+        url=reverse("tournaments:detail", args=[t.pk]),
+    )
     _changed(t)
     return t
 
@@ -384,6 +392,69 @@ def registration_create(
     return reg
 
 
+@transaction.atomic
+def registration_add_walk_in(
+    *, tournament: Tournament | int, user: Any, check_in: bool = True, now: datetime | None = None
+) -> Registration:
+    """The organiser enters a player (a walk-in), also after registration closed or
+    check-in opened: checked in at once when check-in is open, the event is running or
+    ``check_in`` asks it (else registered). A running Swiss seats him from its next
+    round; a running arena at once. The entry conditions are the organiser's call; a
+    full event stays full (raise its maximum first)."""
+    t = _locked(tournament)
+    now = _now(now)
+    late = t.status == S.RUNNING and t.format != Tournament.Format.KNOCKOUT
+    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
+        raise errors.WrongState(
+            _("Players can be added until the start (a Swiss or an arena: until its end).")
+        )
+    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
+    if reg is not None and reg.status in (R.REGISTERED, R.CHECKED_IN):
+        if check_in and reg.status == R.REGISTERED:
+            return registration_admin_check_in(registration=reg, now=now)
+        raise errors.AlreadyRegistered()
+    entered = t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).count()
+    if t.max_players is not None and entered >= t.max_players:
+        raise errors.Full()
+    rating, _matches = live.player_rating(user=user, players=t.players_per_table)
+    checked = check_in or t.status in (S.CHECK_IN, S.RUNNING)
+    status = R.CHECKED_IN if checked else R.REGISTERED
+    if reg is None:
+        reg = Registration(tournament=t, user=user)
+    reg.status, reg.rating, reg.registered_at = status, rating, now
+    reg.checked_in_at = now if checked else None
+    reg.left_at, reg.reason = None, ""
+    reg.save()
+    if t.status == S.RUNNING:
+        _standings_write(t)
+    _changed(t)
+    return reg
+
+
+@transaction.atomic
+def registration_admin_check_in(
+    *, registration: Registration, now: datetime | None = None
+) -> Registration:
+    """The organiser checks a registered player in (before or during check-in, or into
+    a running Swiss or arena: from its next round)."""
+    t = _locked(registration.tournament_id)
+    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    if reg.status == R.CHECKED_IN:
+        return reg
+    if reg.status != R.REGISTERED:
+        raise errors.NotRegistered()
+    late = t.status == S.RUNNING and t.format != Tournament.Format.KNOCKOUT
+    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
+        raise errors.CheckInClosed()
+    reg.status = R.CHECKED_IN
+    reg.checked_in_at = max(_now(now), reg.registered_at)
+    reg.save(update_fields=["status", "checked_in_at"])
+    if t.status == S.RUNNING:
+        _standings_write(t)
+    _changed(t)
+    return reg
+
+
 def _entry(t: Tournament, user: Any) -> Registration:
     """The user's registration, locked, if he is entered (registered or checked in)."""
     reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
@@ -554,11 +625,17 @@ def _knockout_qualifiers(t: Tournament, rnd: Round) -> list[int]:
 
 
 def _seeds(t: Tournament) -> dict[int, int]:
-    """Each player's seed (0 = best): by rating at registration."""
-    order = t.registrations.order_by("-rating", "registered_at", "pk").values_list(
-        "user_id", flat=True
-    )
+    """Each player's seed (0 = best): the organiser's manual seeds first, then by
+    rating at registration."""
+    order = t.registrations.order_by(
+        F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
+    ).values_list("user_id", flat=True)
     return {u: i for i, u in enumerate(order)}
+
+
+def seed_key(r: Registration) -> tuple[Any, ...]:
+    """The seeding order: manual seeds (1 = top) first, then by rating."""
+    return (r.seed is None, r.seed or 0, -r.rating, r.registered_at, r.pk)
 
 
 def _in_play(t: Tournament, everyone: bool = False) -> Any:
@@ -578,7 +655,7 @@ def _round_seat(
     history = _history(t)
     if t.format == Tournament.Format.KNOCKOUT:
         if number == 1:
-            field = sorted(field, key=lambda r: (-r.rating, r.registered_at, r.pk))
+            field = sorted(field, key=seed_key)
         tables = pairing.knockout_seating(
             [r.user_id for r in field], seats=k, history=history, seed=t.seed + number
         )
@@ -608,7 +685,7 @@ def _swiss_order(
     t: Tournament, field: Sequence[Registration], *, first: bool
 ) -> list[pairing.Entrant]:
     if first:
-        ordered = sorted(field, key=lambda r: (-r.rating, r.registered_at, r.pk))
+        ordered = sorted(field, key=seed_key)
         return [pairing.Entrant(r.user_id, 0) for r in ordered]
     rows = {s.user_id: s for s in t.standings.all()}
 
@@ -712,6 +789,12 @@ def _assignment_open(a: Assignment, t: Tournament, now: datetime) -> None:
     a.table = opened.table
     a.status = Assignment.Status.PLAYING
     a.save(update_fields=["table", "status"])
+    notices.notify(
+        tournament=t,
+        user_ids=[u for u in users if u is not None],
+        kind=Notification.Kind.TABLE_READY,
+        url=live.table_url(opened.table.pk),
+    )
 
 
 def assignment_record_result(*, result_id: int) -> int | None:
