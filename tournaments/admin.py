@@ -203,7 +203,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         if rnd is None or end is None or rnd.status != Round.Status.PLAYING:
             return "—"
         left = max(0, int((end - timezone.now()).total_seconds()))
-        return f"{left // 60}:{left % 60:02d} ({gettext('until')} {_with_zone(end)})"
+        return f"{left // 60}:{left % 60:02d} (→ {_with_zone(end)})"
 
     @admin.action(description=_("Export the standings (CSV)"))
     def export_standings(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse:
