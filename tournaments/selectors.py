@@ -355,9 +355,9 @@ def table_panel(*, table_id: int, user: Any) -> TablePanel | None:
     ended = ""
     if a.status == Assignment.Status.STOPPING:
         ended = _("The round's time is up: this match ends when its deal in play is complete.")
-    elif a.status == Assignment.Status.FINISHED:
-        ending = live.result_ending(table_id)
-        ended = ending or _("The match is over.")
+    elif a.status == Assignment.Status.FINISHED and not live.result_ending(table_id):
+        # A match cut short says how it ended above the board; one won, here.
+        ended = _("The match is over.")
     nxt = my_table(t, user) if seat is not None else None
     next_is_table = nxt is not None and nxt.table_id is not None and nxt.table_id != table_id
     next_url = (

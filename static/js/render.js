@@ -380,6 +380,8 @@ function valuePicker(env, type, quickCount = 4) {
 function actions(env) {
   const { legal, ctx, t, ui, name, view, model, me } = env;
   if (view.winner !== null && view.winner !== undefined && !ctx.replay) return [matchOver(env)];
+  // A match cut short (the time limit, an organiser): nothing more to do at this table.
+  if (model.table?.status === "finished" && !ctx.replay) return [];
   const mine = me !== null && me !== undefined ? model.table?.seats?.find((s) => s?.number === me) : null;
   if (mine?.away && !mine.resigned && ctx.back) {
     // The clock ran out twice: a bot plays this seat until its player says so.

@@ -243,10 +243,10 @@ def evening(pages: Pages, server: EveningServer) -> None:
 
     # The clock cuts the table: it lands on its result, then on the next round's table.
     me.wait_for_selector("#tournament-panel .panel-place", timeout=ROUND)
-    panel = me.inner_text("#tournament-panel")
-    assert (
-        "Ended by the time limit" in panel or "The round's time is up" in panel or "over" in panel
-    )
+    # Above the board, how the match ended; in the panel, where he placed.
+    assert "Ended by the time limit" in me.inner_text("#match-ending")
+    assert "You placed" in me.inner_text("#tournament-panel .panel-place")
+    assert "Waiting for" not in me.inner_text("#table-root")
     me.click("#tournament-next:text-is('Go to your next table')", timeout=ROUND)
     me.wait_for_url(lambda url: url != first_table)
     me.wait_for_selector("#tournament-panel")
