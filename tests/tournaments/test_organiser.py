@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import UserFactory
+from tests.games.helpers import committed
 from tests.tournaments.helpers import (
     TournamentFactory,
     at,
@@ -282,3 +283,26 @@ def test_the_admin_warns_of_an_overlap_when_entering_a_walk_in(organiser: Client
     page = walk_in(organiser, second, user, _continue="1")
     followed = organiser.get(page["Location"]).content.decode()
     assert "overlapping times" in followed
+
+
+def test_with_email_on_an_announcement_is_emailed_to_each_entrant(settings, mailoutbox) -> None:
+    settings.TOURNAMENTS_EMAIL = True
+    t = TournamentFactory(name="Mail cup")
+    users = entered(t, 2)
+    for i, user in enumerate(users):
+        user.email = f"p{i}@example.com"
+        user.save(update_fields=["email"])
+    with committed():
+        notices.announcement_create(tournament=t, text="Doors open at six")
+    assert sorted(m.to[0] for m in mailoutbox) == ["p0@example.com", "p1@example.com"]
+    assert "Doors open at six" in mailoutbox[0].body
+
+
+def test_email_is_off_by_default(mailoutbox) -> None:
+    t = TournamentFactory()
+    [user] = entered(t, 1)
+    user.email = "p@example.com"
+    user.save(update_fields=["email"])
+    with committed():
+        notices.announcement_create(tournament=t, text="Hello")
+    assert mailoutbox == []
