@@ -306,3 +306,10 @@ def test_email_is_off_by_default(mailoutbox) -> None:
     with committed():
         notices.announcement_create(tournament=t, text="Hello")
     assert mailoutbox == []
+
+
+def test_the_schedule_shows_its_times_with_the_sites_time_zone(client: Client) -> None:
+    t = TournamentFactory()
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    schedule = page.split('data-live-part="schedule"')[1].split("</section>")[0]
+    assert schedule.count(" UTC") >= 3
