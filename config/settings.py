@@ -310,6 +310,14 @@ GAMES_WS_MAX_MESSAGE = 4096  # bytes of one client message
 GAMES_WS_RATE = 10.0  # client messages a second per connection ...
 GAMES_WS_BURST = 20  # ... in bursts of this many
 GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is closed
+# ------------------------------------------------------------------ tournaments
+# Notifications (an announcement, check-in open, a table ready) go to each player's
+# notification area on the site; with this on, by email too (Django's email backend:
+# the console in DEBUG, SMTP settings otherwise).
+TOURNAMENTS_EMAIL = env.bool("TOURNAMENTS_EMAIL", default=False)
+if DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
 # Periodic tasks: Celery beat on the full stack, games/scheduler.py's in-process beat in
 # the embedded default.
 CELERY_BEAT_SCHEDULE = {

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 BOT_LEVELS = ("random", "basic", "strong")
 
@@ -60,6 +61,12 @@ class Table(models.Model):
     # The clock: when the seat to act runs out of time (for a bot: when the sweep plays
     # for it if its scheduled turn was lost). Null when nobody is to act.
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # Set by :func:`games.services.table_finish_after_deal`: the match ends with a result
+    # as soon as this many deals are complete, for the reason in ``finishing_by``.
+    finish_after_deals = models.PositiveIntegerField(_("finish after deals"), null=True, blank=True)
+    finishing_by = models.CharField(
+        _("finishing by"), max_length=12, blank=True, help_text=_("Why the match is to end early.")
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -203,8 +210,25 @@ class Dealing(models.Model):
         return f"{self.table_id}/{self.number}"
 
 
+class FinishedBy(models.TextChoices):
+    """Why a match ended. Every way adds a value here (a choices field: new values need
+    no schema change); only ``won`` has a winner."""
+
+    WON = "won", _("won")
+    TIME = "time", _("time limit")
+    RESIGNED = "resigned", _("everyone resigned")
+    ABANDONED = "abandoned", _("stopped by the organiser")
+
+
 class MatchResult(models.Model):
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
+    finished_by = models.CharField(
+        _("finished by"),
+        max_length=12,
+        choices=FinishedBy.choices,
+        default=FinishedBy.WON,
+        help_text=_("Won, or cut short: then the places go by the scores after the last complete deal."),
+    )
     finished_at = models.DateTimeField(_("finished"))
     final_scores = models.JSONField(_("final scores"))
     placements = models.JSONField(
@@ -221,3 +245,30 @@ class MatchResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}: {self.final_scores}"
+
+    def ending(self) -> str:
+        """How a match cut short ended, in one sentence for the pages ("" when won)."""
+        n = self.deals
+        if self.finished_by == FinishedBy.WON:
+            return ""
+        if self.finished_by == FinishedBy.TIME:
+            text = ngettext(
+                "Ended by the time limit after %(n)s complete deal: the places go by the scores.",
+                "Ended by the time limit after %(n)s complete deals: the places go by the scores.",
+                n,
+            )
+        elif self.finished_by == FinishedBy.RESIGNED:
+            text = ngettext(
+                "Ended when every player had resigned, after %(n)s complete deal: the places go by the scores.",
+                "Ended when every player had resigned, after %(n)s complete deals: the places go by the scores.",
+                n,
+            )
+        elif self.finished_by == FinishedBy.ABANDONED:
+            text = ngettext(
+                "Stopped by the organiser after %(n)s complete deal: the places go by the scores.",
+                "Stopped by the organiser after %(n)s complete deals: the places go by the scores.",
+                n,
+            )
+        else:
+            return str(self.get_finished_by_display())
+        return text % {"n": n}

@@ -164,6 +164,7 @@ def result_summary(result: MatchResult) -> dict[str, Any]:
         "placements": result.placements,
         "winner_seat": result.winner_seat,
         "deals": result.deals,
+        "finished_by": result.finished_by,
         "finished_at": result.finished_at.isoformat(),
     }
 

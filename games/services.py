@@ -45,7 +45,7 @@ from games.engine import (
 )
 from games.engine.fair import commitment, new_server_seed, validate_client_seed
 
-from .models import Dealing, MatchResult, Seat, Table, TableAction
+from .models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
 from .signals import match_finished, table_changed
 
 log = logging.getLogger(__name__)
@@ -250,10 +250,8 @@ def table_resign(*, table: Table | int, user: Any) -> None:
     seat.save(update_fields=["resigned"])
     seats = list(table.seats.select_related("user"))
     if all(s.resigned or s.is_bot for s in seats):
-        table.status = Table.Status.ABANDONED
-        table.finished_at = timezone.now()
-        table.deadline = None
-        table.save(update_fields=["status", "finished_at", "deadline"])
+        # Nobody is left to play: the match ends here, with its result (resigned last).
+        _finish_now(table, FinishedBy.RESIGNED)
     else:
         _reschedule(table, seats)
     _after_seats_change(table)
@@ -261,15 +259,72 @@ def table_resign(*, table: Table | int, user: Any) -> None:
 
 @transaction.atomic
 def table_abandon(*, table: Table | int) -> None:
-    """Stop a table for good (the admin site's action); no result is written."""
+    """Stop a table for good (the admin site's action, an organiser). A match in play
+    ends with a result up to its last complete deal (``abandoned``); an open table that
+    never started just closes."""
     table = _locked_table(_pk(table))
     if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
         raise errors.Illegal("the table has already ended")
-    table.status = Table.Status.ABANDONED
-    table.finished_at = timezone.now()
+    if table.status == Table.Status.PLAYING:
+        _finish_now(table, FinishedBy.ABANDONED)
+    else:
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.deadline = None
+        table.save(update_fields=["status", "finished_at", "deadline"])
+    _after_seats_change(table)
+
+
+@transaction.atomic
+def table_finish_after_deal(*, table: Table | int, finished_by: str = FinishedBy.TIME) -> bool:
+    """End the match with a result as soon as the deal in play is complete (a round's
+    time limit, an arena's end): the places go by the scores, resigned players last.
+    Returns False when the table is not playing (nothing changes). Calling it again
+    keeps the first moment and reason."""
+    if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
+        raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
+    table = _locked_table(_pk(table))
+    if table.status != Table.Status.PLAYING:
+        return False
+    if table.finish_after_deals is not None:
+        return True
+    with table_state.locked(table) as state:
+        done = len(state.match.results)
+    table.finish_after_deals = done + 1
+    table.finishing_by = finished_by
+    table.save(update_fields=["finish_after_deals", "finishing_by"])
+    return True
+
+
+@transaction.atomic
+def table_finish_now(*, table: Table | int, finished_by: str = FinishedBy.TIME) -> MatchResult:
+    """End the match at once with a result: the record, scores and places up to the last
+    complete deal (the deal in play is dropped, its cards never shown)."""
+    if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
+        raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
+    table = _locked_table(_pk(table))
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    result = _finish_now(table, finished_by)
+    _after_seats_change(table)
+    return result
+
+
+def _finish_now(table: Table, finished_by: str) -> MatchResult:
+    """Under the table's row lock: the match ends now, with a result."""
+    now = timezone.now()
+    seats = list(Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number"))
+    table.status = Table.Status.FINISHED
+    table.finished_at = now
     table.deadline = None
     table.save(update_fields=["status", "finished_at", "deadline"])
-    _after_seats_change(table)
+    with table_state.locked(table) as state:
+        result = _result_write(table, state, seats, now, finished_by=finished_by)
+        _announce(table, state, seats, [], sheet_rows=[], revealed=None)
+    table_id = table.pk
+    transaction.on_commit(lambda: table_state.forget(table_id))
+    transaction.on_commit(lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table_id))
+    return result
 
 
 @transaction.atomic
@@ -585,19 +640,27 @@ def _commit_action(
 
     revealed = None
     match = state.match
-    if match.awaiting_deal:
+    # A match asked to finish after this deal (the round's time limit) ends here.
+    cut = (
+        match.awaiting_deal
+        and table.finish_after_deals is not None
+        and len(match.results) >= table.finish_after_deals
+    )
+    if match.awaiting_deal and not cut:
         revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
         revealed.revealed = True
         revealed.save(update_fields=["revealed"])
         events.extend(_deal_next(table, state, now))
-    elif match.over:
+    elif match.over or cut:
         revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
         revealed.revealed = True
         revealed.save(update_fields=["revealed"])
         table.status = Table.Status.FINISHED
         table.finished_at = now
         fields += ["status", "finished_at"]
-        result = _result_write(table, state, seats, now)
+        result = _result_write(
+            table, state, seats, now, finished_by=table.finishing_by if cut else FinishedBy.WON
+        )
         transaction.on_commit(
             lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table.pk)
         )
@@ -630,10 +693,18 @@ def _dealing_create(table: Table, number: int) -> Dealing:
     )
 
 
-def _result_write(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> MatchResult:
+def _result_write(
+    table: Table, state: table_state.TableState, seats: list[Seat], now: Any, *, finished_by: str = FinishedBy.WON
+) -> MatchResult:
+    """The match's one result. A match cut short (``finished_by`` other than ``won``)
+    counts up to its last complete deal: the scores after it, the places by them, and a
+    record of the complete deals only (the deal in play had cards still hidden)."""
     match = state.match
     scores = list(match.scores)
     resigned = [s.resigned for s in seats]
+    record = selectors.match_record(table=table, match=match, seats=seats)
+    record["deals"] = record["deals"][: len(match.results)]
+    record["meta"]["finished_by"] = finished_by
     return MatchResult.objects.create(
         table=table,
         finished_at=now,
@@ -641,7 +712,8 @@ def _result_write(table: Table, state: table_state.TableState, seats: list[Seat]
         placements=placements(scores, match.winner, resigned),
         winner_seat=match.winner,
         deals=len(match.results),
-        record=selectors.match_record(table=table, match=match, seats=seats),
+        finished_by=finished_by,
+        record=record,
     )
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import errors, selectors, services
-from games.models import Table
+from games.models import MatchResult, Table
 from games.page_forms import BotForm, CreateTableForm, presets_json
 from games.page_options import all_lines, differences, preset_label, seat_label
 from games.page_selectors import record_sheet, replay_deal
@@ -246,11 +246,18 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "differences": differences(table.preset, table.options),
             "invite": invite,
             "invite_url": invite_url,
+            "ending": _ending(table),
             "config": config,
             "strings": table_strings(),
             "bot_form": BotForm(),
         },
     )
+
+
+def _ending(table: Table) -> str:
+    """How a finished match that nobody won ended ("" otherwise)."""
+    result = MatchResult.objects.filter(table=table).first() if table.status == Table.Status.FINISHED else None
+    return result.ending() if result is not None else ""
 
 
 # -- replays -----------------------------------------------------------------------------
@@ -312,6 +319,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "config": config,
             "strings": table_strings(),
             "preset": preset_label(table.preset),
+            "ending": _ending(table),
             "record_url": reverse("api-table-record", args=[table.pk])
             + (f"?download=1&invite={invite}" if invite else "?download=1"),
         },
@@ -355,6 +363,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
                 "score": result.final_scores[mine]
                 if result is not None and mine is not None
                 else None,
+                "ending": result.ending() if result is not None else "",
             }
         )
     return render(request, "games/matches.html", {"rows": rows})

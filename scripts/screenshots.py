@@ -3,7 +3,9 @@
 
 Starts the same live server as the browser tests (tests/e2e/live.py), plays as a new
 player would in Chromium, and writes PNGs of the lobby, a table mid-deal, the score sheet
-and a replay, each on a desktop (1280×900) and a phone (390×844) screen.
+and a replay, each on a desktop (1280×900) and a phone (390×844) screen; then a club
+evening (docs/tournaments.md): the organiser's admin list during a round, and a player's
+table after the round's time limit ended it. ``--only tournaments`` takes just those two.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ sys.path.insert(0, str(ROOT))
 
 from tests.e2e.live import LiveServer  # noqa: E402
 from tests.e2e.steps import (  # noqa: E402
+    PASSWORD,
     act_once,
     open_table_from_lobby,
     play_against_bots,
+    sign_in,
     sign_up,
     state,
 )
@@ -81,6 +85,7 @@ def mid_trick(page: Any) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    parser.add_argument("--only", choices=("all", "games", "tournaments"), default="all")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -91,6 +96,17 @@ def main() -> int:
         browser = p.chromium.launch(
             executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
         )
+        if args.only in ("all", "games"):
+            game_pages(browser, server, out)
+        if args.only in ("all", "tournaments"):
+            club_evening(browser, server, out)
+        browser.close()
+    print(f"done in {time.monotonic() - started:.0f} s")
+    return 0
+
+
+def game_pages(browser: Any, server: Any, out: Path) -> None:
+    if True:
         # Two other people open tables, so that the lobby has something to show.
         for preset in ("igrafan", "club"):
             other = browser.new_context(
@@ -149,9 +165,67 @@ def main() -> int:
         for _ in range(14):
             phone.click("button[data-step=forward]")
         shoot(phone, out, "replay-phone", full=True)
-        browser.close()
-    print(f"done in {time.monotonic() - started:.0f} s")
-    return 0
+
+
+def club_evening(browser: Any, server: Any, out: Path) -> None:
+    """A rated Swiss with a one-minute round limit: the admin list while round 1 plays,
+    then a player's table page once the clock has ended it (the tournament panel)."""
+    from datetime import UTC, datetime, timedelta
+
+    server.manage(
+        "createsuperuser", "--noinput", "--username", "Organiser", "--email", "o@example.com",
+        DJANGO_SUPERUSER_PASSWORD=PASSWORD,
+    )  # fmt: skip
+    org = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-GB").new_page()
+    sign_in(org, "Organiser")
+    org.goto("/admin/tournaments/tournament/add/")
+    org.fill("#id_name", "Friday club evening")
+    org.select_option("#id_format", "swiss")
+    org.select_option("#id_preset", "classic")
+    org.check("#id_rated")
+    org.fill("#id_rounds", "2")
+    org.fill("#id_round_minutes", "1")
+    org.fill("#id_move_seconds", "5")
+    org.fill("#id_break_seconds", "5")
+    starts = datetime.now(UTC) + timedelta(hours=2)
+    for field, when in (("registration_opens_at", starts - timedelta(hours=1)), ("starts_at", starts)):
+        org.fill(f"#id_{field}_0", when.strftime("%Y-%m-%d"))
+        org.fill(f"#id_{field}_1", when.strftime("%H:%M:%S"))
+    org.click("input[name=_continue]")
+    org.wait_for_url("**/change/")
+    tid = int(org.url.rstrip("/").split("/")[-2])
+
+    def act(action: str) -> None:
+        org.goto("/admin/tournaments/tournament/")
+        org.check(f"input[name=_selected_action][value='{tid}']")
+        org.select_option("select[name=action]", action)
+        org.click("button[name=index]")
+
+    act("schedule")
+    act("open_registration")
+    player = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-GB").new_page()
+    sign_up(player, "Olena")
+    player.goto(f"/tournaments/{tid}/")
+    player.click("button:text-is('Register')")
+    for name in ("Mykola", "Darya", "Taras", "Irina", "Bohdan", "Sofia"):
+        token = player.request.post(
+            "/api/v1/auth/signup/", data={"username": name, "password": PASSWORD}
+        ).json()["token"]
+        player.request.post(
+            f"/api/v1/tournaments/{tid}/register/", headers={"Authorization": f"Token {token}"}
+        )
+    org.goto("/admin/tournaments/announcement/add/")
+    org.select_option("#id_tournament", str(tid))
+    org.fill("#id_text", "Welcome! Tea and biscuits at the break.")
+    org.click("input[name=_save]")
+    act("start_now")
+    player.click("a:text-is('Go to your table')", timeout=30_000)
+    org.goto("/admin/tournaments/tournament/")
+    org.wait_for_timeout(1000)
+    shoot(org, out, "tournament-admin")
+    player.wait_for_selector("#tournament-panel .panel-place", timeout=300_000)
+    player.wait_for_selector("#tournament-next", timeout=120_000)
+    shoot(player, out, "tournament-table")
 
 
 if __name__ == "__main__":

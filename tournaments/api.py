@@ -70,7 +70,9 @@ class TournamentEntrantSerializer(serializers.ModelSerializer[Registration]):
 
     class Meta:
         model = Registration
-        fields = ("user_id", "name", "status", "rating", "registered_at", "checked_in_at")
+        fields = (
+            "user_id", "name", "status", "seed", "rating", "registered_at", "checked_in_at",
+        )  # fmt: skip
         read_only_fields = fields
 
 
@@ -89,6 +91,21 @@ class TournamentStandingSerializer(serializers.Serializer[Any]):
     head_to_head = serializers.IntegerField()
     stage = serializers.IntegerField(help_text="knockout: the last round played")
     disqualified = serializers.BooleanField()
+    reason = serializers.CharField(help_text="why disqualified (the organiser's words)")
+
+
+class TableResultSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    table_id = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    finished_by = serializers.CharField(help_text="won, time, resigned, abandoned; empty: playing")
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True, help_text="null: a bot")
+    replay_url = serializers.CharField()
 
 
 class RoundSeatSerializer(serializers.Serializer[Any]):
@@ -223,6 +240,18 @@ class RoundsView(_Base):
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
         return Response(TournamentRoundSerializer(selectors.rounds(t), many=True).data)
+
+
+class ResultsView(_Base):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        responses={200: TableResultSerializer(many=True), 404: ERRORS[404]},
+        summary="Every seat of every table with its result (as the CSV export)",
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        t = self.tournament(request, tournament_id)
+        return Response(TableResultSerializer(selectors.result_rows(t), many=True).data)
 
 
 class _Action(_Base):

@@ -20,6 +20,11 @@ urlpatterns = [
         name="api-tournament-standings",
     ),
     path(
+        "tournaments/<int:tournament_id>/results/",
+        api.ResultsView.as_view(),
+        name="api-tournament-results",
+    ),
+    path(
         "tournaments/<int:tournament_id>/rounds/",
         api.RoundsView.as_view(),
         name="api-tournament-rounds",

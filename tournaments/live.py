@@ -23,7 +23,7 @@ from django.urls import NoReverseMatch, reverse
 from games import errors as game_errors
 from games import services as game_services
 from games import state as table_state
-from games.models import MatchResult, Table
+from games.models import FinishedBy, MatchResult, Table
 from ratings import elo
 from ratings import selectors as rating_selectors
 from ratings import services as rating_services
@@ -116,11 +116,28 @@ def table_lock(table_id: int) -> Table:
 
 
 def table_stop(table: Table) -> None:
-    """End a table with no result (the tournament ranks it by its scores)."""
+    """The organiser stops a table: a match in play ends at once with a result up to its
+    last complete deal (``abandoned``), recorded like any other."""
     try:
         game_services.table_abandon(table=table.pk)
     except game_errors.TableError:
         log.info("table %s had already ended", table.pk)
+
+
+def table_finish_after_deal(table: Table) -> bool:
+    """The round's time is up: the match ends with a result when its deal in play is
+    complete (``time``). False when the table is no longer playing."""
+    return game_services.table_finish_after_deal(table=table.pk, finished_by=FinishedBy.TIME)
+
+
+def table_finish_now(table: Table) -> MatchResult | None:
+    """The grace after the time limit is over too: the match ends now, with a result up
+    to its last complete deal (``time``); None when it had already ended."""
+    try:
+        return game_services.table_finish_now(table=table.pk, finished_by=FinishedBy.TIME)
+    except game_errors.TableError:
+        log.info("table %s had already ended", table.pk)
+        return None
 
 
 def player_resign(*, table_id: int, user: Any) -> None:
@@ -135,6 +152,12 @@ def player_resign(*, table_id: int, user: Any) -> None:
 
 def result_of(result_id: int) -> MatchResult | None:
     return MatchResult.objects.select_related("table").filter(pk=result_id).first()
+
+
+def result_ending(table_id: int) -> str:
+    """How the table's match ended, in one sentence ("" when it was won or has no result)."""
+    result = MatchResult.objects.filter(table_id=table_id).first()
+    return result.ending() if result is not None else ""
 
 
 def table_url(table_id: int) -> str:

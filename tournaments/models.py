@@ -22,6 +22,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import LEVELS
@@ -186,10 +187,25 @@ class Tournament(models.Model):
         return self.starts_at - timedelta(minutes=self.check_in_minutes)
 
     @property
-    def ends_at(self) -> Any:
+    def arena_ends_at(self) -> Any:
         """Arena: when no new table is seated."""
         start = self.started_at or self.starts_at
         return start + timedelta(minutes=self.duration_minutes or 0)
+
+    @property
+    def ends_at(self) -> Any:
+        """When the event is over, or expected to be: an arena's end; a Swiss with a
+        round time limit, its start plus each round's break and limit; when finished, the
+        moment it finished. None when nobody can tell (a knockout, or no time limit)."""
+        if self.finished_at is not None:
+            return self.finished_at
+        if self.format == self.Format.ARENA:
+            return self.arena_ends_at
+        if self.format == self.Format.SWISS and self.rounds and self.round_minutes:
+            start = self.started_at or self.starts_at
+            per_round = timedelta(seconds=self.break_seconds, minutes=self.round_minutes)
+            return start + self.rounds * per_round
+        return None
 
     def table_options(self) -> dict[str, Any]:
         """The changes to the preset every table of the event plays with."""
@@ -233,10 +249,20 @@ class Registration(models.Model):
     rating = models.FloatField(
         _("rating"), default=1500.0, help_text=_("At registration: seeds the first round.")
     )
-    registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    # Set by the service (the same moment as a check-in made with it), not auto_now_add.
+    registered_at = models.DateTimeField(_("registered"), default=timezone.now)
     checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
     left_at = models.DateTimeField(_("withdrew or was disqualified"), null=True, blank=True)
     reason = models.CharField(_("reason"), max_length=200, blank=True)
+    seed = models.PositiveIntegerField(
+        _("seed"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Manual seed (1 = the top) for a knockout and the first Swiss round; "
+            "empty: by rating, after the seeded players."
+        ),
+    )
 
     class Meta:
         verbose_name = _("registration")
@@ -398,3 +424,63 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.rank} {self.user}"
+
+
+class Announcement(models.Model):
+    """A short message from the organiser to every entrant of an event."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="announcements"
+    )
+    text = models.CharField(_("message"), max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("organiser"),
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class Notification(models.Model):
+    """One line in a player's notification area (the site header): an announcement,
+    check-in opening, his table being ready."""
+
+    class Kind(models.TextChoices):
+        ANNOUNCEMENT = "announcement", _("announcement")
+        CHECK_IN = "check_in", _("check-in is open")
+        TABLE_READY = "table_ready", _("your table is ready")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_notifications",
+        verbose_name=_("player"),
+    )
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    text = models.CharField(_("text"), max_length=600)
+    url = models.CharField(_("link"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "read_at"], name="tournaments_notif_unread")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.text[:40]}"

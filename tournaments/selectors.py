@@ -189,7 +189,7 @@ def user_state(t: Tournament, user: Any, now: datetime | None = None) -> UserSta
         reg = t.registrations.filter(user=user).first()
     entered = reg is not None and reg.status in ENTERED
     open_now = (t.status in Tournament.ENTERABLE and now < t.closes_at) or (
-        t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.ends_at
+        t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.arena_ends_at
     )
     return UserState(
         registration=reg,
@@ -209,11 +209,23 @@ def my_place(t: Tournament, user: Any) -> tuple[int, int] | None:
 
 
 def entrants(t: Tournament) -> list[Registration]:
-    return list(t.registrations.select_related("user").order_by("-rating", "registered_at", "pk"))
+    """In seeding order: the organiser's seeds first, then by rating."""
+    from django.db.models import F
+
+    return list(
+        t.registrations.select_related("user").order_by(
+            F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
+        )
+    )
 
 
 def standings(t: Tournament) -> list[Standing]:
-    return list(t.standings.select_related("user").order_by("position"))
+    """In order; a disqualified player's row carries the organiser's reason (``reason``)."""
+    rows = list(t.standings.select_related("user").order_by("position"))
+    reasons = disqualification_reasons(t) if any(s.disqualified for s in rows) else {}
+    for s in rows:
+        s.reason = reasons.get(s.user_id, "")  # type: ignore[attr-defined]
+    return rows
 
 
 @dataclass
@@ -306,3 +318,248 @@ def my_table(t: Tournament, user: Any) -> Assignment | None:
         .exclude(table=None)
         .first()
     )
+
+
+@dataclass
+class TablePanel:
+    """What the table page of a tournament's table says about the tournament: which
+    event and round, why the table ended, where the player placed, and where he goes
+    next (his next table once seated there, else the tournament page)."""
+
+    tournament: Tournament
+    round_number: int
+    table_number: int
+    status: str
+    ended: str  # why the table ended ("" while it plays)
+    place: int | None
+    points: int | None
+    seated: bool  # the viewer sits at this table
+    next_url: str
+    next_is_table: bool
+    rank: tuple[int, int] | None
+
+
+def table_panel(*, table_id: int, user: Any) -> TablePanel | None:
+    """The panel of a tournament's table for ``user`` (anyone may watch), or None when
+    the table is not a tournament's."""
+    a = (
+        Assignment.objects.select_related("round__tournament", "table")
+        .filter(table_id=table_id)
+        .first()
+    )
+    if a is None:
+        return None
+    t = a.round.tournament
+    authenticated = getattr(user, "is_authenticated", False)
+    seat = a.seats.filter(user=user).first() if authenticated else None
+    ended = ""
+    if a.status == Assignment.Status.STOPPING:
+        ended = _("The round's time is up: this match ends when its deal in play is complete.")
+    elif a.status == Assignment.Status.FINISHED and not live.result_ending(table_id):
+        # A match cut short says how it ended above the board; one won, here.
+        ended = _("The match is over.")
+    nxt = my_table(t, user) if seat is not None else None
+    next_is_table = nxt is not None and nxt.table_id is not None and nxt.table_id != table_id
+    next_url = (
+        live.table_url(nxt.table_id)
+        if next_is_table and nxt is not None and nxt.table_id is not None
+        else _tournament_url(t)
+    )
+    return TablePanel(
+        tournament=t,
+        round_number=a.round.number,
+        table_number=a.number,
+        status=a.status,
+        ended=ended,
+        place=seat.place if seat is not None and a.status == Assignment.Status.FINISHED else None,
+        points=seat.points if seat is not None and a.status == Assignment.Status.FINISHED else None,
+        seated=seat is not None,
+        next_url=next_url,
+        next_is_table=next_is_table,
+        rank=my_place(t, user) if seat is not None else None,
+    )
+
+
+def _tournament_url(t: Tournament) -> str:
+    from django.urls import reverse
+
+    return reverse("tournaments:detail", args=[t.pk])
+
+
+# -- the organiser's evening: announcements, notifications, sheets, exports, conflicts --
+
+
+def announcements(t: Tournament, limit: int = 10) -> list[Any]:
+    return list(t.announcements.all()[:limit])
+
+
+def disqualification_reasons(t: Tournament) -> dict[int, str]:
+    return dict(
+        t.registrations.filter(status=R.DISQUALIFIED).values_list("user_id", "reason")
+    )
+
+
+def notification_text(note: Any) -> str:
+    """A notification's line, in the reader's language (an announcement is the
+    organiser's own words)."""
+    from tournaments.models import Notification
+
+    name = note.tournament.name if note.tournament is not None else ""
+    if note.kind == Notification.Kind.CHECK_IN:
+        return _("%(name)s: check-in is open. Check in to play.") % {"name": name}
+    if note.kind == Notification.Kind.TABLE_READY:
+        return _("%(name)s: your table is ready.") % {"name": name}
+    return f"{name}: {note.text}" if name else str(note.text)
+
+
+@dataclass
+class NotificationArea:
+    unread: int
+    items: list[tuple[Any, str]]  # (notification, its text)
+    tournament_ids: list[int]  # whose sockets tell the area to refresh
+
+
+def notification_area(*, user: Any, limit: int = 8) -> NotificationArea | None:
+    """The header's notification area of a signed-in player."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    from tournaments.models import Notification
+
+    mine = Notification.objects.filter(user=user)
+    items = list(mine.select_related("tournament")[:limit])
+    active = Tournament.objects.filter(
+        registrations__user=user,
+        registrations__status__in=ENTERED,
+        status__in=Tournament.ACTIVE,
+    ).values_list("pk", flat=True)
+    return NotificationArea(
+        unread=mine.filter(read_at__isnull=True).count(),
+        items=[(n, notification_text(n)) for n in items],
+        tournament_ids=sorted(set(active)),
+    )
+
+
+def window(t: Tournament) -> tuple[datetime, datetime]:
+    """When an event occupies its players: from its start (check-in included) to its end,
+    or, when nobody can tell the end, a guess (rounds or three, of the round limit or an
+    hour each)."""
+    from datetime import timedelta
+
+    start = t.check_in_opens_at
+    end = t.ends_at
+    if end is None:
+        rounds = t.rounds or 3
+        end = t.starts_at + rounds * timedelta(
+            seconds=t.break_seconds, minutes=t.round_minutes or 60
+        )
+    return start, end
+
+
+def overlapping(*, tournament: Tournament, user: Any) -> list[Tournament]:
+    """The user's other active entries whose times overlap this tournament's."""
+    start, end = window(tournament)
+    others = Tournament.objects.filter(
+        registrations__user=user,
+        registrations__status__in=ENTERED,
+        status__in=Tournament.ACTIVE,
+    ).exclude(pk=tournament.pk)
+    out = []
+    for other in others:
+        o_start, o_end = window(other)
+        if o_start < end and start < o_end:
+            out.append(other)
+    return out
+
+
+def overlap_warning(*, tournament: Tournament, user: Any) -> str:
+    """A sentence naming the overlapping entries ("" for none)."""
+    names = [o.name for o in overlapping(tournament=tournament, user=user)]
+    if not names:
+        return ""
+    return _("%(player)s is also entered in %(names)s at overlapping times.") % {
+        "player": user.get_display_name(),
+        "names": ", ".join(names),
+    }
+
+
+def round_sheet(t: Tournament, number: int) -> RoundView | None:
+    """One round with its tables and seats (the printable round sheet)."""
+    for view in rounds(t, newest_first=False):
+        if view.number == number:
+            return view
+    return None
+
+
+STANDINGS_COLUMNS = (
+    "rank", "player", "points", "matches", "wins", "opponents_points", "game_score",
+    "head_to_head", "round_reached", "disqualified", "reason",
+)  # fmt: skip
+
+RESULTS_COLUMNS = (
+    "round", "table", "table_id", "status", "finished_by", "seat", "player", "place", "score",
+    "points", "replay_url",
+)  # fmt: skip
+
+
+def standings_rows(t: Tournament) -> list[dict[str, Any]]:
+    """The standings as plain rows (CSV and JSON exports)."""
+    reasons = disqualification_reasons(t)
+    return [
+        {
+            "rank": s.rank,
+            "player": s.user.get_display_name(),
+            "points": s.points,
+            "matches": s.matches,
+            "wins": s.wins,
+            "opponents_points": s.opponents_points,
+            "game_score": s.game_score,
+            "head_to_head": s.head_to_head,
+            "round_reached": s.stage,
+            "disqualified": s.disqualified,
+            "reason": reasons.get(s.user_id, "") if s.disqualified else "",
+        }
+        for s in standings(t)
+    ]
+
+
+def result_rows(t: Tournament) -> list[dict[str, Any]]:
+    """Every seat of every table of the event with its result (CSV and JSON exports)."""
+    from games.models import MatchResult
+
+    finished_by = dict(
+        MatchResult.objects.filter(table__tournament_assignment__round__tournament=t).values_list(
+            "table_id", "finished_by"
+        )
+    )
+    out = []
+    for view in rounds(t, newest_first=False):
+        for table in view.tables:
+            for seat in table.seats:
+                out.append(
+                    {
+                        "round": view.number,
+                        "table": table.number,
+                        "table_id": table.table_id,
+                        "status": table.status,
+                        "finished_by": finished_by.get(table.table_id, "") if table.table_id else "",
+                        "seat": seat.number,
+                        "player": seat.name,
+                        "place": seat.place,
+                        "score": seat.score,
+                        "points": seat.points if seat.user_id else None,
+                        "replay_url": table.replay_url or "",
+                    }
+                )
+    return out
+
+
+def csv_text(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns))
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if row.get(k) is None else row.get(k) for k in columns})
+    return buffer.getvalue()

@@ -38,15 +38,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import MatchResult, Table
-from tournaments import errors, live, pairing, scoring
+from games.models import FinishedBy, MatchResult, Table
+from tournaments import errors, live, notices, pairing, scoring
 from tournaments.models import (
     Assignment,
     AssignmentSeat,
+    Notification,
     Registration,
     Round,
     Standing,
@@ -171,6 +173,12 @@ def tournament_open_check_in(*, tournament: Tournament, now: datetime | None = N
         raise errors.WrongState()
     t.status = S.CHECK_IN
     t.save(update_fields=["status"])
+    notices.notify(
+        tournament=t,
+        user_ids=t.registrations.filter(status=R.REGISTERED).values_list("user_id", flat=True),
+        kind=Notification.Kind.CHECK_IN,
+        url=reverse("tournaments:detail", args=[t.pk]),
+    )
     _changed(t)
     return t
 
@@ -207,7 +215,7 @@ def tournament_start(
     t.save(update_fields=["status", "started_at", "starts_at"])
     if t.format == Tournament.Format.ARENA:
         Round.objects.create(
-            tournament=t, number=1, status=Round.Status.PLAYING, starts_at=now, ends_at=t.ends_at
+            tournament=t, number=1, status=Round.Status.PLAYING, starts_at=now, ends_at=t.arena_ends_at
         )
     else:
         _round_seat(t, 1, now)
@@ -297,12 +305,8 @@ def assignment_amend(
     """Correct a finished table's places (by seat); the standings and the ratings follow."""
     t = _locked(assignment.round.tournament_id)
     a = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    assignment_amend_check(assignment=a, places=places)
     seats = list(a.seats.order_by("number"))
-    k = len(seats)
-    if a.status != Assignment.Status.FINISHED:
-        raise errors.WrongState(_("Only a finished table's result can be amended."))
-    if len(places) != k or any(not 1 <= p <= k for p in places) or 1 not in places:
-        raise errors.Invalid(_("Give each seat a place from 1 to %(k)s, one of them 1.") % {"k": k})
     for seat, place in zip(seats, places):
         seat.place = place
         seat.points = t.points_for(place)
@@ -317,6 +321,16 @@ def assignment_amend(
     return a
 
 
+def assignment_amend_check(*, assignment: Assignment, places: Sequence[int]) -> None:
+    """Raise the error :func:`assignment_amend` would give for these places (a form shows
+    it before anything is saved); nothing is written."""
+    k = assignment.seats.count()
+    if assignment.status != Assignment.Status.FINISHED:
+        raise errors.WrongState(_("Only a finished table's result can be amended."))
+    if len(places) != k or any(not 1 <= p <= k for p in places) or 1 not in places:
+        raise errors.Invalid(_("Give each seat a place from 1 to %(k)s, one of them 1.") % {"k": k})
+
+
 # -- the players ---------------------------------------------------------------------------
 
 
@@ -324,7 +338,7 @@ def _registration_open(t: Tournament, now: datetime) -> bool:
     if t.status in Tournament.ENTERABLE:
         return now < t.closes_at
     # An arena takes late entries while it runs (until it ends).
-    return t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.ends_at
+    return t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.arena_ends_at
 
 
 @transaction.atomic
@@ -361,12 +375,80 @@ def registration_create(
     checked_in_at = now if status == R.CHECKED_IN else None
     if reg is None:
         reg = Registration.objects.create(
-            tournament=t, user=user, status=status, rating=rating, checked_in_at=checked_in_at
+            tournament=t,
+            user=user,
+            status=status,
+            rating=rating,
+            registered_at=now,
+            checked_in_at=checked_in_at,
         )
     else:
         reg.status, reg.rating, reg.checked_in_at = status, rating, checked_in_at
         reg.left_at, reg.reason = None, ""
         reg.save(update_fields=["status", "rating", "checked_in_at", "left_at", "reason"])
+    if t.status == S.RUNNING:
+        _standings_write(t)
+    _changed(t)
+    return reg
+
+
+@transaction.atomic
+def registration_add_walk_in(
+    *, tournament: Tournament | int, user: Any, check_in: bool = True, now: datetime | None = None
+) -> Registration:
+    """The organiser enters a player (a walk-in), also after registration closed or
+    check-in opened: checked in at once when check-in is open, the event is running or
+    ``check_in`` asks it (else registered). A running Swiss seats him from its next
+    round; a running arena at once. The entry conditions are the organiser's call; a
+    full event stays full (raise its maximum first)."""
+    t = _locked(tournament)
+    now = _now(now)
+    late = t.status == S.RUNNING and t.format != Tournament.Format.KNOCKOUT
+    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
+        raise errors.WrongState(
+            _("Players can be added until the start (a Swiss or an arena: until its end).")
+        )
+    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
+    if reg is not None and reg.status in (R.REGISTERED, R.CHECKED_IN):
+        if check_in and reg.status == R.REGISTERED:
+            return registration_admin_check_in(registration=reg, now=now)
+        raise errors.AlreadyRegistered()
+    entered = t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).count()
+    if t.max_players is not None and entered >= t.max_players:
+        raise errors.Full()
+    rating, _matches = live.player_rating(user=user, players=t.players_per_table)
+    checked = check_in or t.status in (S.CHECK_IN, S.RUNNING)
+    status = R.CHECKED_IN if checked else R.REGISTERED
+    if reg is None:
+        reg = Registration(tournament=t, user=user)
+    reg.status, reg.rating, reg.registered_at = status, rating, now
+    reg.checked_in_at = now if checked else None
+    reg.left_at, reg.reason = None, ""
+    reg.save()
+    if t.status == S.RUNNING:
+        _standings_write(t)
+    _changed(t)
+    return reg
+
+
+@transaction.atomic
+def registration_admin_check_in(
+    *, registration: Registration, now: datetime | None = None
+) -> Registration:
+    """The organiser checks a registered player in (before or during check-in, or into
+    a running Swiss or arena: from its next round)."""
+    t = _locked(registration.tournament_id)
+    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    if reg.status == R.CHECKED_IN:
+        return reg
+    if reg.status != R.REGISTERED:
+        raise errors.NotRegistered()
+    late = t.status == S.RUNNING and t.format != Tournament.Format.KNOCKOUT
+    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
+        raise errors.CheckInClosed()
+    reg.status = R.CHECKED_IN
+    reg.checked_in_at = max(_now(now), reg.registered_at)
+    reg.save(update_fields=["status", "checked_in_at"])
     if t.status == S.RUNNING:
         _standings_write(t)
     _changed(t)
@@ -543,11 +625,17 @@ def _knockout_qualifiers(t: Tournament, rnd: Round) -> list[int]:
 
 
 def _seeds(t: Tournament) -> dict[int, int]:
-    """Each player's seed (0 = best): by rating at registration."""
-    order = t.registrations.order_by("-rating", "registered_at", "pk").values_list(
-        "user_id", flat=True
-    )
+    """Each player's seed (0 = best): the organiser's manual seeds first, then by
+    rating at registration."""
+    order = t.registrations.order_by(
+        F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
+    ).values_list("user_id", flat=True)
     return {u: i for i, u in enumerate(order)}
+
+
+def seed_key(r: Registration) -> tuple[Any, ...]:
+    """The seeding order: manual seeds (1 = top) first, then by rating."""
+    return (r.seed is None, r.seed or 0, -r.rating, r.registered_at, r.pk)
 
 
 def _in_play(t: Tournament, everyone: bool = False) -> Any:
@@ -567,7 +655,7 @@ def _round_seat(
     history = _history(t)
     if t.format == Tournament.Format.KNOCKOUT:
         if number == 1:
-            field = sorted(field, key=lambda r: (-r.rating, r.registered_at, r.pk))
+            field = sorted(field, key=seed_key)
         tables = pairing.knockout_seating(
             [r.user_id for r in field], seats=k, history=history, seed=t.seed + number
         )
@@ -597,7 +685,7 @@ def _swiss_order(
     t: Tournament, field: Sequence[Registration], *, first: bool
 ) -> list[pairing.Entrant]:
     if first:
-        ordered = sorted(field, key=lambda r: (-r.rating, r.registered_at, r.pk))
+        ordered = sorted(field, key=seed_key)
         return [pairing.Entrant(r.user_id, 0) for r in ordered]
     rows = {s.user_id: s for s in t.standings.all()}
 
@@ -701,6 +789,12 @@ def _assignment_open(a: Assignment, t: Tournament, now: datetime) -> None:
     a.table = opened.table
     a.status = Assignment.Status.PLAYING
     a.save(update_fields=["table", "status"])
+    notices.notify(
+        tournament=t,
+        user_ids=[u for u in users if u is not None],
+        kind=Notification.Kind.TABLE_READY,
+        url=live.table_url(opened.table.pk),
+    )
 
 
 def assignment_record_result(*, result_id: int) -> int | None:
@@ -719,8 +813,18 @@ def assignment_record_result(*, result_id: int) -> int | None:
         )
         if a is None or a.status == Assignment.Status.FINISHED:
             return None
-        _record(a, list(result.placements), list(result.final_scores), result.finished_at)
+        _record_result(a, result)
         return a.round.tournament_id
+
+
+def _record_result(a: Assignment, result: MatchResult) -> None:
+    _record(
+        a,
+        list(result.placements),
+        list(result.final_scores),
+        result.finished_at,
+        early=result.finished_by != FinishedBy.WON,
+    )
 
 
 def _record(
@@ -762,7 +866,10 @@ def _sweep_tables(t: Tournament, now: datetime) -> str:
 
 
 def _time_limit(rnd: Round, now: datetime) -> None:
-    """At the time limit tables finish their deal; then they are ranked by the scores."""
+    """At the time limit each table is told to finish after its deal in play: the games
+    app then ends the match with a result (``time``) that is recorded like any other. A
+    deal still unfinished ``STOP_GRACE`` later is cut: the match ends at once, counted
+    up to its last complete deal."""
     if rnd.ends_at is None or now < rnd.ends_at:
         return
     for a in rnd.assignments.filter(
@@ -771,19 +878,20 @@ def _time_limit(rnd: Round, now: datetime) -> None:
         assert a.table_id is not None
         table = live.table_lock(a.table_id)
         if table.status == Table.Status.FINISHED:
-            continue  # its result is on its way
-        progress = live.table_progress(table)
+            continue  # its result is on its way (and the sweep picks up a lost one)
+        if table.status == Table.Status.ABANDONED:
+            _stop_and_rank(a, table, now)  # ended without a result (before results existed)
+            continue
         if a.status == Assignment.Status.PLAYING:
             a.status = Assignment.Status.STOPPING
-            a.deals_at_limit = progress.deals
+            a.deals_at_limit = live.table_progress(table).deals
             a.save(update_fields=["status", "deals_at_limit"])
+            live.table_finish_after_deal(table)
             continue
-        if (
-            progress.deals > (a.deals_at_limit or 0)
-            or table.status == Table.Status.ABANDONED
-            or now >= rnd.ends_at + STOP_GRACE
-        ):
-            _stop_and_rank(a, table, now)
+        if now >= rnd.ends_at + STOP_GRACE:
+            result = live.table_finish_now(table)
+            if result is not None:
+                _record_result(Assignment.objects.select_related("round__tournament").get(pk=a.pk), result)
 
 
 def _stop_and_rank(a: Assignment, table: Table, now: datetime) -> None:
@@ -807,9 +915,9 @@ def round_close(*, round: Round, now: datetime | None = None) -> None:
 
 
 def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
-    if now >= t.ends_at:
+    if now >= t.arena_ends_at:
         if rnd.ends_at is None:
-            rnd.ends_at = t.ends_at
+            rnd.ends_at = t.arena_ends_at
             rnd.save(update_fields=["ends_at"])
         Assignment.objects.filter(round=rnd, table=None).delete()
         _time_limit(rnd, now)

@@ -3,13 +3,15 @@ rounds and tables), and the buttons to register, withdraw and check in."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments import errors, live, selectors, services
+from tournaments import errors, live, notices, selectors, services
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -30,6 +32,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entrants": selectors.entrants(t),
         "standings": selectors.standings(t),
         "rounds": selectors.rounds(t),
+        "announcements": selectors.announcements(t),
     }
     # The page's live parts, fetched again when the websocket says something changed.
     template = (
@@ -40,6 +43,17 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
+def table_panel(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The tournament panel of a tournament table's page, fetched again when the
+    tournament changes (tournaments/static/tournaments/table_panel.js)."""
+    panel = selectors.table_panel(table_id=table_id, user=request.user)
+    if panel is None:
+        raise Http404
+    return render(
+        request, "tournaments/_table_panel.html", {"panel": panel, "table_id": table_id}
+    )
+
+
 def _act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     done = {
         "register": (services.registration_create, selectors.MESSAGES["registered"]),
@@ -48,13 +62,17 @@ def _act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     }
     service, message = done[action]
     try:
-        service(tournament=tournament_id, user=request.user)
+        reg = service(tournament=tournament_id, user=request.user)
     except errors.NotFound:
         raise Http404 from None
     except errors.TournamentError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, str(message))
+        if action == "register":
+            warning = selectors.overlap_warning(tournament=reg.tournament, user=request.user)
+            if warning:
+                messages.warning(request, warning)
     return redirect("tournaments:detail", tournament_id=tournament_id)
 
 
@@ -74,3 +92,71 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, "check_in")
+
+
+# -- printable sheets and exports ------------------------------------------------------
+
+
+def _visible_or_404(request: HttpRequest, tournament_id: int) -> Any:
+    t = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
+    if t is None:
+        raise Http404
+    return t
+
+
+def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """A printable page of one round: its tables, seats, players and start time."""
+    t = _visible_or_404(request, tournament_id)
+    sheet = selectors.round_sheet(t, number)
+    if sheet is None:
+        raise Http404
+    return render(request, "tournaments/round_sheet.html", {"t": t, "r": sheet})
+
+
+def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A printable page of the standings (final once the event is finished)."""
+    t = _visible_or_404(request, tournament_id)
+    return render(
+        request, "tournaments/standings_print.html", {"t": t, "standings": selectors.standings(t)}
+    )
+
+
+def _csv(name: str, text: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = _visible_or_404(request, tournament_id)
+    text = selectors.csv_text(selectors.STANDINGS_COLUMNS, selectors.standings_rows(t))
+    return _csv(f"tournament-{t.pk}-standings.csv", text)
+
+
+def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = _visible_or_404(request, tournament_id)
+    text = selectors.csv_text(selectors.RESULTS_COLUMNS, selectors.result_rows(t))
+    return _csv(f"tournament-{t.pk}-results.csv", text)
+
+
+# -- the notification area of the site header -------------------------------------------
+
+
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The header's notification area (fetched again when a tournament changes)."""
+    area = selectors.notification_area(user=request.user)
+    return render(request, "tournaments/_notifications.html", {"area": area})
+
+
+@login_required
+@require_POST
+def notifications_read(request: HttpRequest) -> HttpResponse:
+    notices.notifications_mark_read(user=request.user)
+    if request.headers.get("x-requested-with") == "fetch":
+        return HttpResponse(status=204)
+    from django.utils.http import url_has_allowed_host_and_scheme
+
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = ""
+    return redirect(target or "tournaments")

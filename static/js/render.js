@@ -326,6 +326,7 @@ function matchOver({ model, view, t, name }) {
 function promptText({ view, legal, t, name, model, me, ctx }) {
   if (ctx.replay) return "";
   if (view.winner !== null && view.winner !== undefined) return "";
+  if (model.table?.status === "finished" || model.table?.status === "abandoned") return "";
   if (model.pending) return t("sending");
   if (view.to_act === null || view.to_act === undefined) return view.phase ? t("waiting_deal") : "";
   if (view.to_act !== me || !legal.length) return t("waiting_for", { name: name(view.to_act) });
@@ -379,6 +380,8 @@ function valuePicker(env, type, quickCount = 4) {
 function actions(env) {
   const { legal, ctx, t, ui, name, view, model, me } = env;
   if (view.winner !== null && view.winner !== undefined && !ctx.replay) return [matchOver(env)];
+  // A match cut short (the time limit, an organiser): nothing more to do at this table.
+  if (model.table?.status === "finished" && !ctx.replay) return [];
   const mine = me !== null && me !== undefined ? model.table?.seats?.find((s) => s?.number === me) : null;
   if (mine?.away && !mine.resigned && ctx.back) {
     // The clock ran out twice: a bot plays this seat until its player says so.

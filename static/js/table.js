@@ -168,7 +168,10 @@ export function startTable(root) {
       // server): load the page again.
       if (before && (message.table.status !== config.status ||
           (config.status === "open" && JSON.stringify(before.seats) !== JSON.stringify(message.table.seats)))) {
-        if (!(config.status === "playing" && message.table.status === "finished")) location.reload();
+        // A match that was won ends on the board; one cut short (the time limit,
+        // resignations, an organiser) has no winner to draw: the page says how it ended.
+        const won = (message.view ?? state.view)?.winner != null;
+        if (!(config.status === "playing" && message.table.status === "finished" && won)) location.reload();
       }
     }
     if ("seat" in message) state.seat = message.seat;

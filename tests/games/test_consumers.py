@@ -335,11 +335,11 @@ async def test_bots_play_their_turns_and_the_person_sees_them() -> None:
     await player.close()
 
 
-async def test_resigning_the_only_person_abandons_the_table_and_says_so() -> None:
+async def test_resigning_the_only_person_ends_the_match_with_a_result_and_says_so() -> None:
     table, users = await sync_to_async(open_table)(humans=1, bots=2)
     player = await connect(table.pk, users[0])
     await sync_to_async(services.table_start)(table=table, user=users[0])
     await sync_to_async(services.table_resign)(table=table, user=users[0])
     state = await player.receive_type("state")
-    assert state["table"]["status"] == "abandoned"
+    assert state["table"]["status"] == "finished" and state["result"]["finished_by"] == "resigned"
     await player.close()

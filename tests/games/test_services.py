@@ -161,11 +161,13 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end_and_finishes_last() -> No
     assert result.placements[1] == 3
 
 
-def test_when_every_person_resigns_the_match_is_abandoned() -> None:
+def test_when_every_person_resigns_the_match_ends_with_a_result_by_resignation() -> None:
     table, users = started_table()
     services.table_resign(table=table, user=users[0])
     table.refresh_from_db()
-    assert table.status == Table.Status.ABANDONED and not MatchResult.objects.filter(table=table).exists()
+    result = MatchResult.objects.get(table=table)
+    assert table.status == Table.Status.FINISHED and result.finished_by == "resigned"
+    assert result.placements[0] == 3  # he resigned: last, whatever the score
 
 
 def test_play_against_bots_now_starts_a_table_of_three() -> None:

@@ -255,16 +255,20 @@ def test_the_admin_schedules_a_draft(organiser: Client) -> None:
     assert t.status == S.SCHEDULED
 
 
-def test_the_admin_disqualifies_a_player(organiser: Client) -> None:
+def test_the_admin_disqualifies_a_player_after_asking_for_a_reason(organiser: Client) -> None:
     t = open_for_entries()
     [user] = entered(t, 1)
     reg = Registration.objects.get(tournament=t, user=user)
+    changelist = reverse("admin:tournaments_registration_changelist")
+    asked = organiser.post(changelist, {"action": "disqualify", "_selected_action": [reg.pk]})
+    reg.refresh_from_db()
+    assert reg.status == Registration.Status.REGISTERED and 'name="reason"' in asked.content.decode()
     organiser.post(
-        reverse("admin:tournaments_registration_changelist"),
-        {"action": "disqualify", "_selected_action": [reg.pk]},
+        changelist,
+        {"action": "disqualify", "_selected_action": [reg.pk], "apply": "1", "reason": "cheating"},
     )
     reg.refresh_from_db()
-    assert reg.status == Registration.Status.DISQUALIFIED
+    assert reg.status == Registration.Status.DISQUALIFIED and reg.reason == "cheating"
 
 
 def test_the_admin_pages_of_a_running_tournament_open(organiser: Client) -> None:

@@ -272,16 +272,15 @@ def test_pause_holds_the_next_round_and_resume_lets_it_go() -> None:
     assert Assignment.objects.filter(round__tournament=t, table=None).count() == 0
 
 
-def test_cancel_stops_the_live_tables() -> None:
+def test_cancel_stops_the_live_tables_each_with_a_result() -> None:
     t, _users = running(3)
     with committed():
         services.tournament_cancel(tournament=t, reason="storm")
     t.refresh_from_db()
     assert t.status == S.CANCELLED
-    assert (
-        Table.objects.get(tournament_assignment__round__tournament=t).status
-        == Table.Status.ABANDONED
-    )
+    table = Table.objects.get(tournament_assignment__round__tournament=t)
+    assert table.status == Table.Status.FINISHED
+    assert MatchResult.objects.get(table=table).finished_by == "abandoned"
 
 
 def test_an_amended_result_changes_the_standings() -> None:
@@ -296,33 +295,6 @@ def test_an_amended_result_changes_the_standings() -> None:
     services.assignment_amend(assignment=a, places=places, reason="scoring error")
     assert Standing.objects.get(tournament=t, user_id=winner.user_id).points == 0
     assert Standing.objects.get(tournament=t, position=1).points == 3
-
-
-def test_the_time_limit_lets_the_deal_finish_then_ranks_by_scores(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    t, _users = running(3, round_minutes=30)
-    rnd = t.round_set.get()
-    assert rnd.ends_at is not None
-    progress = {"deals": 2, "scores": [40, 60, -20]}
-
-    def fake(table: Table) -> live.Progress:
-        return live.Progress(table.status, progress["deals"], progress["scores"], [False] * 3)
-
-    monkeypatch.setattr(live, "table_progress", fake)
-    limit = (rnd.ends_at - START).total_seconds() / 60
-    step(t, limit)
-    a = Assignment.objects.get(round=rnd)
-    assert a.status == Assignment.Status.STOPPING and a.deals_at_limit == 2
-    step(t, limit + 1)  # the deal in play is not over yet
-    assert Assignment.objects.get(round=rnd).status == Assignment.Status.STOPPING
-    progress["deals"] = 3
-    step(t, limit + 2)
-    a.refresh_from_db()
-    assert a.status == Assignment.Status.FINISHED and a.stopped_early
-    places = [s.place for s in a.seats.order_by("number")]
-    assert places == [2, 1, 3]
-    assert a.table.status == Table.Status.ABANDONED
 
 
 @pytest.mark.integration

@@ -1,0 +1,14 @@
+"""Settings of the club-evening browser test's servers: the project's own, with the
+Celery queue of this run (web, worker and beat share it and nobody else) and the tick
+and the clock sweep every second (Celery's own beat scheduler, no database table)."""
+
+import os
+
+from config.settings import *  # noqa: F403
+
+CELERY_TASK_DEFAULT_QUEUE = os.environ["E2E_QUEUE"]
+CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
+CELERY_BEAT_SCHEDULE = {
+    "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": 1.0},
+    "tournaments-tick": {"task": "tournaments.tick", "schedule": 1.0},
+}

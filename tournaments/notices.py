@@ -1,0 +1,111 @@
+"""Writes of the organiser's messages and the players' notification area: an
+announcement to every entrant, "check-in is open", "your table is ready". Each lands
+in the player's notification area (the site header: an unread count, refreshed live when
+the tournament's socket says it changed); with ``TOURNAMENTS_EMAIL`` on, an email too
+(Django's email backend; off by default).
+
+Services (keyword-only, atomic); the reads are in ``tournaments.selectors``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mass_mail
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments import errors
+from tournaments.models import Announcement, Notification, Registration, Tournament
+
+log = logging.getLogger(__name__)
+
+ANNOUNCEMENT_MAX = 500
+
+R = Registration.Status
+
+
+def _changed(t: Tournament) -> None:
+    from tournaments import realtime
+
+    pk = t.pk
+    transaction.on_commit(lambda: realtime.tournament_changed(pk))
+
+
+def notify(
+    *, tournament: Tournament, user_ids: Iterable[int], kind: str, text: str = "", url: str = ""
+) -> int:
+    """One notification per player (the caller's transaction); returns how many."""
+    rows = [
+        Notification(user_id=u, tournament=tournament, kind=kind, text=text[:600], url=url)
+        for u in dict.fromkeys(user_ids)
+    ]
+    Notification.objects.bulk_create(rows)
+    if rows and getattr(settings, "TOURNAMENTS_EMAIL", False):
+        ids = [r.user_id for r in rows]
+        transaction.on_commit(lambda: _email(tournament.pk, ids, kind, text, url))
+    return len(rows)
+
+
+def _email(tournament_id: int, user_ids: list[int], kind: str, text: str, url: str) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tournaments.selectors import notification_text
+
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return
+    users = get_user_model().objects.filter(pk__in=user_ids).exclude(email="")
+    note = Notification(tournament=t, kind=kind, text=text, url=url)
+    body = notification_text(note) + (f"\n\n{url}" if url else "")
+    messages = [(t.name, body, None, [u.email]) for u in users]
+    try:
+        send_mass_mail(messages, fail_silently=False)
+    except Exception:  # an email must never break the tournament
+        log.exception("could not email %s players of tournament %s", len(messages), tournament_id)
+
+
+@transaction.atomic
+def announcement_create(*, tournament: Tournament | int, text: str, by: Any = None) -> Announcement:
+    """The organiser's short message to every entrant (registered or checked in); shown
+    on the tournament's page and in each entrant's notification area."""
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    t = Tournament.objects.select_for_update().filter(pk=pk).first()
+    if t is None:
+        raise errors.NotFound()
+    text = (text or "").strip()
+    if not text:
+        raise errors.Invalid(_("Write a message."))
+    if len(text) > ANNOUNCEMENT_MAX:
+        raise errors.Invalid(
+            _("A message has at most %(n)s characters.") % {"n": ANNOUNCEMENT_MAX}
+        )
+    if t.status in (Tournament.Status.DRAFT, Tournament.Status.CANCELLED):
+        raise errors.WrongState()
+    note = Announcement.objects.create(tournament=t, text=text, created_by=by)
+    entrants = t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).values_list(
+        "user_id", flat=True
+    )
+    from django.urls import reverse
+
+    notify(
+        tournament=t,
+        user_ids=entrants,
+        kind=Notification.Kind.ANNOUNCEMENT,
+        text=text,
+        url=reverse("tournaments:detail", args=[t.pk]),
+    )
+    _changed(t)
+    return note
+
+
+@transaction.atomic
+def notifications_mark_read(*, user: Any) -> int:
+    """Every unread notification of the user is read now; returns how many."""
+    return Notification.objects.filter(user=user, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )

@@ -1,0 +1,29 @@
+// The tournament's add and change forms in the admin: only the fields of the chosen
+// format are shown (rounds for a Swiss; duration and rating range for an arena; players
+// through for a knockout).
+(function () {
+  "use strict";
+  var ONLY = {
+    rounds: ["swiss"],
+    duration_minutes: ["arena"],
+    arena_range: ["arena"],
+    arena_widen: ["arena"],
+    advance: ["knockout"],
+  };
+  function row(name) {
+    var field = document.getElementById("id_" + name);
+    return field ? field.closest(".form-row") : document.querySelector(".form-row.field-" + name);
+  }
+  function apply(format) {
+    Object.keys(ONLY).forEach(function (name) {
+      var r = row(name);
+      if (r) r.hidden = ONLY[name].indexOf(format) < 0;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var select = document.getElementById("id_format");
+    if (!select) return; // the rules are locked: nothing to choose
+    apply(select.value);
+    select.addEventListener("change", function () { apply(select.value); });
+  });
+})();

@@ -1,0 +1,62 @@
+// The notification area of the site header: an unread count, kept live over the sockets
+// of the player's tournaments (ws/tournaments/<id>/ says "changed": fetch the area
+// again). Opening it marks everything read.
+(function () {
+  "use strict";
+  var area = document.getElementById("notifications");
+  if (!area) return;
+  var pending = null;
+
+  function bind(el) {
+    el.addEventListener("toggle", function () {
+      if (!el.open) return;
+      var unread = el.querySelector("#notifications-unread");
+      if (!unread || unread.hidden) return;
+      fetch(el.dataset.readUrl, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "X-CSRFToken": el.dataset.csrf, "X-Requested-With": "fetch" },
+      }).then(function (r) { if (r.ok) unread.hidden = true; }).catch(function () {});
+    });
+  }
+
+  function refresh() {
+    if (pending) return;
+    pending = setTimeout(function () {
+      pending = null;
+      fetch(area.dataset.url, { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (html === null) return;
+          var fresh = document.createElement("template");
+          fresh.innerHTML = html;
+          var next = fresh.content.getElementById("notifications");
+          if (!next) return;
+          next.open = area.open;
+          area.replaceWith(next);
+          area = next;
+          bind(area);
+        })
+        .catch(function () {});
+    }, 300);
+  }
+
+  function connect(path, delay) {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var ws = new WebSocket(scheme + location.host + path);
+    ws.onmessage = function (event) {
+      try {
+        if (JSON.parse(event.data).type === "changed") refresh();
+      } catch (e) { /* not ours */ }
+    };
+    ws.onclose = function () {
+      setTimeout(function () { connect(path, Math.min(delay * 2, 30000)); }, delay);
+    };
+  }
+
+  bind(area);
+  if (!window.WebSocket) return;
+  (area.dataset.wsPaths || "").split(" ").filter(Boolean).forEach(function (path) {
+    connect(path, 1000);
+  });
+})();
