@@ -233,21 +233,21 @@ async def check_scheduler() -> dict[str, Any]:
     report: dict[str, Any] = {"ok": not stale, "mode": "celery", "last_run_seconds_ago": ages}
     if stale:
         workers = await _ping_workers()
-        if workers == 0:
-            missing = "no Celery worker answers"
-        elif workers is None:
+        if workers is None:
             missing = "the Celery workers could not be asked"
-        else:
-            missing = f"{workers} worker(s) answer: Celery beat is not sending them"
+        elif not workers:
+            missing = "no Celery worker answers"
+        else:  # a pool of another queue, or beat
+            missing = f"workers answering: {', '.join(workers)} (is beat running?)"
         report.update(workers=workers, error=f"{', '.join(stale)} did not run in time; {missing}")
     return report
 
 
-async def _ping_workers() -> int | None:
-    """How many workers answer a ping within ``PING_SECONDS`` (None: could not ask)."""
+async def _ping_workers() -> list[str] | None:
+    """The workers that answer a ping within ``PING_SECONDS`` (None: could not ask)."""
 
-    def ping() -> int:
-        return len(celery_app.control.ping(timeout=PING_SECONDS) or [])
+    def ping() -> list[str]:
+        return sorted(name for reply in celery_app.control.ping(timeout=PING_SECONDS) or [] for name in reply)
 
     try:
         async with asyncio.timeout(TIMEOUT_SECONDS):
@@ -256,15 +256,23 @@ async def _ping_workers() -> int | None:
         return None
 
 
+def _status(checks: dict[str, dict[str, Any]]) -> str:
+    """``ok``; ``degraded`` when only the worker or beat is missing (this web process still
+    serves: a balancer should keep it); ``fail`` when the web's own services are down."""
+    failed = {name for name, check in checks.items() if not check["ok"]}
+    if not failed:
+        return "ok"
+    return "degraded" if failed == {"scheduler"} else "fail"
+
+
 async def health_report() -> dict[str, Any]:
     started = time.monotonic()
     database, channel_layer, broker, scheduler = await asyncio.gather(
         _check_database_in_time(), check_channel_layer(), check_broker(), check_scheduler()
     )
     checks = {"database": database, "channel_layer": channel_layer, "broker": broker, "scheduler": scheduler}
-    healthy = all(check["ok"] for check in checks.values())
     return {
-        "status": "ok" if healthy else "fail",
+        "status": _status(checks),
         "checks": checks,
         "took_ms": round((time.monotonic() - started) * 1000, 1),
     }

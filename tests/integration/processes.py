@@ -90,3 +90,50 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(10)
+
+
+class Stack:
+    """``scripts/stack`` with ``args``: its processes' pids as it prints them."""
+
+    def __init__(self, env: dict[str, str], log: Path, *args: str) -> None:
+        self.log = log
+        path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+        with log.open("a") as out:
+            self.process = subprocess.Popen(
+                ["bash", "scripts/stack", *args], cwd=ROOT, env={**env, "PATH": path, "STACK_SKIP_SETUP": "1"},
+                stdout=out, stderr=out, start_new_session=True,
+            )  # fmt: skip
+
+    def pids(self) -> dict[str, int]:
+        """The latest pid of each process the stack started (``stack: NAME pid N``)."""
+        found: dict[str, int] = {}
+        for line in self.log.read_text(errors="replace").splitlines():
+            parts = line.split()
+            if len(parts) == 4 and parts[0] == "stack:" and parts[2] == "pid":
+                found[parts[1]] = int(parts[3])
+        return found
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
