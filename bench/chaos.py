@@ -418,7 +418,10 @@ class Chaos:
         elif fault == "worker":
             os.kill(pids["worker-bots"], signal.SIGKILL)
             wait_until(lambda: stack.pids()["worker-bots"] != pids["worker-bots"], 60)
-            wait_until(lambda: self._heartbeat_after(began), 120, 0.5)
+            # back when the new worker ran the sweep (a pool process of the killed one may
+            # still finish the task it had)
+            restarted = time.monotonic()
+            wait_until(lambda: self._heartbeat_after(restarted), 120, 0.5)
         elif fault == "redis":
             self.redis.stop()
             time.sleep(self.args.redis_seconds)
@@ -448,7 +451,21 @@ class Chaos:
             self.health_log.append((time.monotonic(), tuple(statuses)))
             await asyncio.sleep(0.5)
 
+    def refresh_channel_layer(self) -> None:
+        """Publish until it works: after Redis came back, this process's first publish on
+        each connection from before fails (and raises out of the service's on-commit
+        broadcast although the service's transaction committed: see docs/reliability.md)."""
+        from games import realtime
+
+        for _ in range(20):
+            try:
+                realtime.send([("chaos.warmup", "{}")])
+                return
+            except Exception:
+                time.sleep(0.5)
+
     def run_fault(self, fault: str) -> Outcome:
+        self.refresh_channel_layer()
         tables = self.open_tables()
         outcome = Outcome(fault, len(tables))
         log(f"{fault}: {len(tables)} tables")
