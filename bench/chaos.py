@@ -59,18 +59,13 @@ FAULTS = ("web", "worker", "redis", "postgres")
 SILENCE_SECONDS = 15.0  # a playing table sends something every few seconds at least
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def free_ports(count: int) -> int:
-    """The first of ``count`` consecutive free ports."""
-    while True:
-        first = free_port()
-        if first + count < 65535 and all(_free(first + i) for i in range(1, count)):
+def free_port(low: int, high: int, count: int = 1) -> int:
+    """The first of ``count`` consecutive free ports from ``low`` to ``high``: below the
+    kernel's ephemeral range, so that no outgoing connection takes one meanwhile."""
+    for first in range(low, high - count + 2):
+        if all(_free(first + i) for i in range(count)):
             return first
+    raise SystemExit(f"chaos: no {count} free port(s) from {low} to {high}")
 
 
 def _free(port: int) -> bool:
@@ -97,11 +92,11 @@ def log(message: str) -> None:
 
 # ------------------------------------------------------------------ services of its own
 class RedisServer:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, ports: tuple[int, int]) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             raise SystemExit("chaos: redis-server is not on PATH")
-        self.binary, self.directory, self.port = binary, directory, free_port()
+        self.binary, self.directory, self.port = binary, directory, free_port(*ports)
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -127,9 +122,9 @@ class RedisServer:
 class PostgresServer:
     """A PostgreSQL instance in a temporary directory (as ``postgres`` when run as root)."""
 
-    def __init__(self, directory: Path, bindir: str | None) -> None:
+    def __init__(self, directory: Path, bindir: str | None, ports: tuple[int, int]) -> None:
         self.bindir = Path(bindir) if bindir else None
-        self.directory, self.port = directory / "pg", free_port()
+        self.directory, self.port = directory / "pg", free_port(*ports)
         self.user: str | None = None
         if os.geteuid() == 0:
             try:
@@ -224,6 +219,11 @@ def healthz(port: int) -> str:
         return "down"
 
 
+def _range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    return int(low), int(high or low)
+
+
 # ------------------------------------------------------------------ scripted people
 @dataclass
 class Person:
@@ -315,8 +315,8 @@ class Chaos:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.directory = Path(tempfile.mkdtemp(prefix="thousand-chaos-"))
-        self.redis = RedisServer(self.directory)
-        self.postgres = PostgresServer(self.directory, args.pg_bin)
+        self.redis = RedisServer(self.directory, _range(args.redis_ports))
+        self.postgres = PostgresServer(self.directory, args.pg_bin, _range(args.postgres_ports))
         self.stack: Stack | None = None
         self.health_log: list[tuple[float, tuple[str, ...]]] = []
         self.stopping = threading.Event()
@@ -352,7 +352,7 @@ class Chaos:
         import django
 
         django.setup()
-        self.stack = Stack(self.env, self.directory / "stack.log", free_ports(2))
+        self.stack = Stack(self.env, self.directory / "stack.log", free_port(*_range(self.args.web_ports), count=2))
         log(f"stack starting on ports {self.stack.ports} (log {self.stack.log_path})")
         if not wait_until(lambda: all(healthz(p) == "ok" for p in self.stack.ports), self.args.start_seconds, 1):
             raise SystemExit(f"chaos: the stack did not become healthy; see {self.stack.log_path}")
@@ -622,6 +622,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--finish-seconds", type=float, default=300.0, help="how long the tables may take to finish")
     parser.add_argument("--start-seconds", type=float, default=180.0, help="how long the stack may take to start")
     parser.add_argument("--pg-bin", help="directory of initdb and pg_ctl")
+    parser.add_argument("--web-ports", default="8380-8399", help="the two web servers' ports come from here")
+    parser.add_argument("--redis-ports", default="6390-6399", help="its Redis server's port comes from here")
+    parser.add_argument("--postgres-ports", default="5440-5449", help="its PostgreSQL's port comes from here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     parser.add_argument("--short", action="store_true", help="the test suite's version: 2+1 tables, short outages")
     args = parser.parse_args(argv)
