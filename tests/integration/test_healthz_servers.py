@@ -5,7 +5,7 @@
   for a pooled connection in the request's own thread, which Django's synchronous
   middleware waits for before it sends the response.
 * A worker with beat records its periodic tasks' runs, and /healthz turns ok; when
-  the worker is killed, /healthz says degraded and that no worker answers.
+  the worker is killed, /healthz says degraded, naming the clock sweep.
 """
 
 from __future__ import annotations
@@ -114,4 +114,8 @@ def test_healthz_follows_the_worker_and_beat(server, redis_url, postgres_url, tm
     assert wait_until(degraded, 30, interval=1)
     status, body = get_health(port)
     assert status == 503
-    assert "no Celery worker answers" in body["checks"]["scheduler"]["error"]
+    assert body["status"] == "degraded"
+    # then the workers are pinged (0.5 s): none answers, or on a busy machine the ping
+    # itself did not come back within the check's second
+    assert body["checks"]["scheduler"]["error"].startswith("games.clocks_sweep")
+    assert body["checks"]["scheduler"]["workers"] in ([], None)
