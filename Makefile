@@ -52,8 +52,8 @@ lint: install ## ruff, mypy (strict for games/engine and games/bots), import-lin
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
 	$(RUN) lint-imports --no-cache
 
-stack: install ## web (2 ASGI workers), Celery worker and beat on local PostgreSQL and Redis
-	$(RUN) scripts/stack
+stack: install ## web, Celery worker pools and beat on local PostgreSQL and Redis (WEB=3: three servers)
+	$(RUN) scripts/stack $(if $(WEB),--web $(WEB))
 
 bench-tables: install ## Live-table benchmarks on local PostgreSQL and Redis (docs/benchmarks.md)
 	$(RUN) python bench/table_actions.py $(BENCH_ACTIONS_ARGS)

@@ -1,20 +1,31 @@
-"""Health checks of the parts the service needs: database, channel layer, broker.
+"""Health checks of the parts the service needs: database, channel layer, broker, and
+the Celery worker and beat that run bot turns, clocks and results.
 
 Each check returns ``{"ok": bool, ...}`` and never raises; ``/healthz`` answers 503 when
 any check is not ok. Load balancers poll it, so a healthy answer must be cheap: the
 checks run concurrently, the database check uses the connection pool, and Redis (behind
 the channel layer and the broker) is asked for a PING over a connection kept per event
 loop, not reached through a new connection or a pub/sub round trip each time. When a
-service is down each check gives up after ``TIMEOUT_SECONDS``.
+service is down each check gives up after ``TIMEOUT_SECONDS``, and the answer comes
+within about that whatever is down: the database is asked from threads of the checks'
+own, never from the request's thread (Django's synchronous middleware would wait for a
+thread stuck on a dead server before sending the answer).
+
+Worker and beat (the full stack's scheduler): every periodic task records when it last
+ran (``config.celery``); ``/healthz`` reads those times in one round trip and says
+degraded when one is older than ``HEARTBEAT_STALE_SECONDS`` (or three of its intervals).
+Only then does it ping the workers (``PING_SECONDS``), to say which part is missing.
 """
 
 import asyncio
 import contextlib
 import math
 import os
+import threading
 import time
 import uuid
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -26,9 +37,17 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from config.celery import HEARTBEAT_KEY, heartbeat_names
 from config.celery import app as celery_app
 
 TIMEOUT_SECONDS = 1.0
+HEARTBEAT_STALE_SECONDS = 10.0
+PING_SECONDS = 0.5
+# Threads that ask the database. A check stuck on a server that does not answer keeps
+# its thread; when all are stuck, the next check fails at once instead of queueing.
+DATABASE_THREADS = 2
+_database_executor = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="healthz-db")
+_database_slots = threading.BoundedSemaphore(DATABASE_THREADS)
 REDIS_LAYERS = (
     "channels_redis.core.RedisChannelLayer",
     "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -47,11 +66,23 @@ def _failure(exc: BaseException) -> dict[str, Any]:
 
 
 def check_database(connection: BaseDatabaseWrapper | None = None) -> dict[str, Any]:
+    """``SELECT 1``: through the connection pool when there is one, waiting for a pooled
+    connection at most ``TIMEOUT_SECONDS``; else on ``connection``, closed afterwards."""
     connection = connection or connections["default"]
+    pool = getattr(connection, "pool", None)  # Django's psycopg pool, if configured
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        if pool is not None:
+            pool.open()  # as Django does before its first connection; a no-op once open
+            with pool.connection(timeout=TIMEOUT_SECONDS * 0.8) as conn:  # its own error, in time
+                conn.execute("SELECT 1").fetchone()
+        else:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT 1")
+                    cursor.fetchone()
+            finally:
+                if connection is connections["default"]:
+                    connection.close()  # this thread's own: nothing else would close it
     except Exception as exc:
         return _failure(exc)
     return {"ok": True, "vendor": connection.vendor}
@@ -155,25 +186,93 @@ def _connect_broker() -> str:
         return str(conn.transport_cls)
 
 
+def _check_database_in_slot() -> dict[str, Any]:
+    try:
+        return check_database()
+    finally:
+        _database_slots.release()
+
+
 async def _check_database_in_time() -> dict[str, Any]:
-    # The request's own thread for Django code, so its pooled connection is handed back
-    # when the request ends; the pool may wait longer than we do for a dead server.
+    if not _database_slots.acquire(blocking=False):
+        return _failure(RuntimeError("the previous checks are still waiting for the database"))
+    future = asyncio.get_running_loop().run_in_executor(_database_executor, _check_database_in_slot)
     try:
         async with asyncio.timeout(TIMEOUT_SECONDS):
-            return await sync_to_async(check_database, thread_sensitive=True)()
+            return await asyncio.shield(future)  # the thread goes on; its slot comes back
     except TimeoutError as exc:
         return _failure(exc)
 
 
+def _heartbeat_limits() -> dict[str, float]:
+    """Each periodic task: how old its last run may be."""
+    intervals: dict[str, float] = {}
+    for entry in (celery_app.conf.beat_schedule or {}).values():
+        schedule = entry["schedule"]
+        seconds = schedule if isinstance(schedule, int | float) else schedule.run_every.total_seconds()
+        intervals[entry["task"]] = max(HEARTBEAT_STALE_SECONDS, 3 * float(seconds))
+    return {name: intervals[name] for name in heartbeat_names()}
+
+
+async def check_scheduler() -> dict[str, Any]:
+    """Worker and beat: how long ago each periodic task last ran (full stack only)."""
+    if settings.GAMES_SCHEDULER != "celery" or celery_app.conf.task_always_eager:
+        return {"ok": True, "mode": str(settings.GAMES_SCHEDULER)}
+    url = str(celery_app.conf.broker_url or "")
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        return {"ok": True, "mode": "celery", "heartbeats": "not kept on this broker"}
+    limits = _heartbeat_limits()
+    try:
+        async with asyncio.timeout(TIMEOUT_SECONDS):
+            stamps = await _redis(url).mget([HEARTBEAT_KEY.format(name=name) for name in limits])
+    except Exception as exc:
+        return _failure(exc)
+    now = time.time()
+    ages = {name: (round(now - float(stamp), 1) if stamp else None) for name, stamp in zip(limits, stamps, strict=True)}
+    stale = sorted(name for name, age in ages.items() if age is None or age > limits[name])
+    report: dict[str, Any] = {"ok": not stale, "mode": "celery", "last_run_seconds_ago": ages}
+    if stale:
+        workers = await _ping_workers()
+        if workers is None:
+            missing = "the Celery workers could not be asked"
+        elif not workers:
+            missing = "no Celery worker answers"
+        else:  # a pool of another queue, or beat
+            missing = f"workers answering: {', '.join(workers)} (is beat running?)"
+        report.update(workers=workers, error=f"{', '.join(stale)} did not run in time; {missing}")
+    return report
+
+
+async def _ping_workers() -> list[str] | None:
+    """The workers that answer a ping within ``PING_SECONDS`` (None: could not ask)."""
+
+    def ping() -> list[str]:
+        return sorted(name for reply in celery_app.control.ping(timeout=PING_SECONDS) or [] for name in reply)
+
+    try:
+        async with asyncio.timeout(TIMEOUT_SECONDS):
+            return await sync_to_async(ping, thread_sensitive=False)()
+    except Exception:
+        return None
+
+
+def _status(checks: dict[str, dict[str, Any]]) -> str:
+    """``ok``; ``degraded`` when only the worker or beat is missing (this web process still
+    serves: a balancer should keep it); ``fail`` when the web's own services are down."""
+    failed = {name for name, check in checks.items() if not check["ok"]}
+    if not failed:
+        return "ok"
+    return "degraded" if failed == {"scheduler"} else "fail"
+
+
 async def health_report() -> dict[str, Any]:
     started = time.monotonic()
-    database, channel_layer, broker = await asyncio.gather(
-        _check_database_in_time(), check_channel_layer(), check_broker()
+    database, channel_layer, broker, scheduler = await asyncio.gather(
+        _check_database_in_time(), check_channel_layer(), check_broker(), check_scheduler()
     )
-    checks = {"database": database, "channel_layer": channel_layer, "broker": broker}
-    healthy = all(check["ok"] for check in checks.values())
+    checks = {"database": database, "channel_layer": channel_layer, "broker": broker, "scheduler": scheduler}
     return {
-        "status": "ok" if healthy else "fail",
+        "status": _status(checks),
         "checks": checks,
         "took_ms": round((time.monotonic() - started) * 1000, 1),
     }

@@ -202,7 +202,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5}
+# A message a worker took but never acknowledged (it died, or lost Redis while holding it)
+# goes back to its queue after visibility_timeout seconds: longer than any task runs or
+# waits for its countdown here (a bot's pause), short enough that a lost one is not lost
+# for long. Every task is safe to run twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 5, "visibility_timeout": 300}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
 # ------------------------------------------------------------------ DRF

@@ -18,6 +18,6 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 async def healthz(request: HttpRequest) -> JsonResponse:
-    """JSON status of the database, the channel layer and the broker; 503 if one is down."""
+    """JSON status of the database, channel layer, broker and scheduler; 503 unless all are ok."""
     report = await health_report()
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)

@@ -13,7 +13,8 @@ import yaml
 from django.utils.module_loading import import_string
 
 ROOT = Path(__file__).resolve().parents[1]
-APP_SERVICES = ("web", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "worker-bots", "worker-results", "beat")
+WORKERS = ("worker-bots", "worker-results")
 
 
 def settings_variables() -> set[str]:
@@ -46,12 +47,13 @@ def test_settings_read_the_core_variables():
     )
 
 
-def test_compose_has_the_five_services_each_with_a_health_check(compose):
+def test_compose_has_its_services_each_long_running_one_with_a_health_check(compose):
     services = compose["services"]
 
-    assert set(services) == {"postgres", "redis", "web", "worker", "beat"}
+    assert set(services) == {"postgres", "redis", "migrate", "web", "balancer", *WORKERS, "beat"}
     for name, service in services.items():
-        assert service.get("healthcheck", {}).get("test"), f"{name} has no health check"
+        if name != "migrate":  # runs once and exits
+            assert service.get("healthcheck", {}).get("test"), f"{name} has no health check"
 
 
 @pytest.mark.parametrize("service", APP_SERVICES)
@@ -74,16 +76,18 @@ def test_compose_database_url_matches_the_postgres_service(compose):
     assert url == f"postgres://{user}:{password}@postgres:5432/{database}"
 
 
-def test_web_serves_the_asgi_application_after_migrating(compose):
-    command = compose["services"]["web"]["command"]
+def test_web_serves_the_asgi_application_after_the_migrations_ran_once(compose):
+    services = compose["services"]
+    command = services["web"]["command"]
 
-    assert "manage.py migrate" in command
+    assert services["migrate"]["command"] == "python manage.py migrate --noinput"
+    assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     module, attribute = re.search(r"uvicorn (\S+):(\S+)", command).groups()
     assert callable(import_string(f"{module}.{attribute}"))
 
 
-@pytest.mark.parametrize(("service", "role"), [("worker", "worker"), ("beat", "beat")])
-def test_worker_and_beat_run_the_project_celery_app(compose, service, role):
+@pytest.mark.parametrize(("service", "role"), [*((w, "worker") for w in WORKERS), ("beat", "beat")])
+def test_workers_and_beat_run_the_project_celery_app(compose, service, role):
     command = compose["services"][service]["command"]
 
     assert command.startswith(f"celery -A config {role}")
@@ -93,10 +97,66 @@ def test_worker_and_beat_run_the_project_celery_app(compose, service, role):
 def test_app_services_wait_for_healthy_dependencies(compose):
     services = compose["services"]
 
-    assert services["web"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    assert services["web"]["depends_on"]["redis"]["condition"] == "service_healthy"
-    for name in ("worker", "beat"):
-        assert services[name]["depends_on"]["web"]["condition"] == "service_healthy"
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for name in ("web", *WORKERS, "beat"):
+        assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
+        assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert services["balancer"]["depends_on"]["web"]["condition"] == "service_healthy"
+
+
+def test_web_replicas_sit_behind_the_balancer_only(compose):
+    services = compose["services"]
+    lines = (ROOT / "deploy" / "haproxy.cfg").read_text().splitlines()
+    config = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+
+    assert "ports" not in services["web"]  # so that `--scale web=N` works
+    assert services["balancer"]["image"].startswith("haproxy:")
+    assert services["balancer"]["ports"] == ["8000:8000"]
+    assert "server-template web" in config and "web:8000" in config  # replicas found by DNS
+    assert "uri /healthz" in config
+    assert "timeout tunnel" in config  # websockets stay open
+    assert "cookie" not in config and "stick-table" not in config  # no sticky sessions
+
+
+def test_exactly_one_beat_and_every_service_restarts(compose):
+    services = compose["services"]
+
+    assert services["beat"]["deploy"]["replicas"] == 1
+    for name, service in services.items():
+        assert service["restart"] == ("no" if name == "migrate" else "unless-stopped"), name
+
+
+def test_worker_pools_together_consume_every_queue_the_tasks_are_routed_to(compose):
+    from config.celery import QUEUES, app
+
+    consumed = set()
+    for name in WORKERS:
+        queues = re.search(r"--queues (\S+)", compose["services"][name]["command"]).group(1)
+        consumed |= set(queues.split(","))
+    routed = {app.amqp.router.route({}, task)["queue"].name for task in app.tasks if not task.startswith("celery.")}
+
+    assert consumed == set(QUEUES)
+    assert routed <= consumed
+
+
+def test_bot_turns_and_results_go_to_separate_pools():
+    from config.celery import app
+
+    def queue(task: str) -> str:
+        return app.amqp.router.route({}, task)["queue"].name
+
+    assert queue("games.bot_play_turn") == queue("games.clocks_sweep") == "bots"
+    assert queue("ratings.apply_result") == queue("tournaments.record_result") == queue("tournaments.tick") == "results"
+
+
+def test_pgbouncer_override_runs_transaction_mode_with_prepared_statements():
+    override = yaml.safe_load((ROOT / "docker-compose.pgbouncer.yml").read_text())
+    ini = (ROOT / "deploy" / "pgbouncer.ini").read_text()
+
+    assert "pool_mode = transaction" in ini
+    assert re.search(r"^max_prepared_statements = [1-9]", ini, re.MULTILINE)
+    for name in ("web", *WORKERS, "beat"):
+        assert "@pgbouncer:6432/" in override["services"][name]["environment"]["DATABASE_URL"]
 
 
 def test_dockerfile_installs_from_the_lock_file_with_the_makefiles_uv():
@@ -118,7 +178,7 @@ def test_readme_documents_every_variable_the_settings_read():
     assert not missing, f"README.md does not mention {missing}"
 
 
-def test_compose_requires_a_secret_key(compose):
+def test_compose_requires_a_secret_key(compose):  # every app service shares one environment
     for service in APP_SERVICES:
         key = compose["services"][service]["environment"]["DJANGO_SECRET_KEY"]
         assert key.startswith("${DJANGO_SECRET_KEY:?"), service

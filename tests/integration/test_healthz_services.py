@@ -1,5 +1,6 @@
 """/healthz against the real services, up and down."""
 
+import time
 import uuid
 
 import pytest
@@ -7,6 +8,7 @@ import redis
 from django.db.utils import ConnectionHandler
 
 from config import health
+from config.celery import HEARTBEAT_KEY, heartbeat_names
 from config.celery import app as celery_app
 from config.health import check_database
 from tests.integration.conftest import redis_layer
@@ -32,6 +34,8 @@ def celery_broker():
 def test_healthz_is_ok_with_redis_layer_and_broker(client, settings, redis_url, celery_broker):
     settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=f"test-{uuid.uuid4().hex[:8]}")
     celery_broker(redis_url)
+    for name in heartbeat_names():  # as a running worker and beat leave them
+        heartbeat(redis_url, name, seconds_ago=0.5)
 
     response = client.get("/healthz")
 
@@ -107,6 +111,8 @@ async def test_healthz_reuses_its_redis_connections(
     settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=f"test-{uuid.uuid4().hex[:8]}")
     celery_broker(redis_url)
     monkeypatch.setattr(health, "check_database", lambda: {"ok": True})  # Redis only here
+    for name in heartbeat_names():
+        heartbeat(redis_url, name, seconds_ago=0.5)
 
     def connections() -> int:
         names = [client["name"] for client in redis.Redis.from_url(redis_url).client_list()]
@@ -118,3 +124,47 @@ async def test_healthz_reuses_its_redis_connections(
         assert (await async_client.get("/healthz")).status_code == 200
 
     assert 1 <= after_one == connections()
+
+
+def heartbeat(url: str, name: str, seconds_ago: float) -> None:
+    value = repr(time.time() - seconds_ago)
+    redis.Redis.from_url(url).set(HEARTBEAT_KEY.format(name=name), value, ex=60)
+
+
+def test_healthz_is_ok_when_every_periodic_task_ran_lately(client, settings, redis_url, celery_broker):
+    settings.GAMES_SCHEDULER = "celery"
+    celery_broker(redis_url)
+    for name in heartbeat_names():
+        heartbeat(redis_url, name, seconds_ago=0.5)
+
+    scheduler = client.get("/healthz").json()["checks"]["scheduler"]
+
+    assert scheduler["ok"] is True
+    assert set(scheduler["last_run_seconds_ago"]) == {"games.clocks_sweep", "tournaments.tick"}
+
+
+def test_healthz_is_503_when_the_clock_sweep_stopped(client, settings, redis_url, celery_broker):
+    settings.GAMES_SCHEDULER = "celery"
+    celery_broker(redis_url)
+    for name in heartbeat_names():
+        heartbeat(redis_url, name, seconds_ago=0.5)
+    heartbeat(redis_url, "games.clocks_sweep", seconds_ago=health.HEARTBEAT_STALE_SECONDS + 5)
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["status"] == "degraded"  # the web itself still serves
+    scheduler = response.json()["checks"]["scheduler"]
+    assert scheduler["ok"] is False
+    assert scheduler["error"].startswith("games.clocks_sweep did not run in time")
+
+
+def test_healthz_is_503_before_any_periodic_task_ran(client, settings, redis_url, celery_broker):
+    settings.GAMES_SCHEDULER = "celery"
+    celery_broker(redis_url)
+    redis.Redis.from_url(redis_url).delete(*[HEARTBEAT_KEY.format(name=name) for name in heartbeat_names()])
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["checks"]["scheduler"]["last_run_seconds_ago"]["games.clocks_sweep"] is None

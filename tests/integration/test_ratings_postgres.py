@@ -17,6 +17,7 @@ import redis
 from django.db import connection, connections
 from django.test import Client
 
+from config.celery import QUEUES
 from ratings import services
 from ratings.models import RatingChange
 from tests.factories import UserFactory
@@ -117,7 +118,7 @@ def worker(on_postgres: None, redis_url: str, tmp_path: Path) -> Iterator[tuple[
         "LOG_FORMAT": "console",
     }
     env.pop("CELERY_BROKER_URL", None)
-    redis.Redis.from_url(redis_url).delete("celery")
+    redis.Redis.from_url(redis_url).delete(*QUEUES)  # no task left over from another test
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
