@@ -128,3 +128,17 @@ def summary() -> str:
         f"Redis at {REDIS.url}" if REDIS.up else f"in-memory channel layer (Redis {REDIS.problem})"
     )
     return f"services: {database}; {layer}"
+
+
+def require_tool(name: str) -> str:
+    """The path of a program a test runs (``redis-server``, ``initdb``…); without it the
+    test skips, or fails when ``CI`` is set (.ci/run's machine has them all)."""
+    import shutil
+
+    path = shutil.which(name)
+    if path is None:
+        message = f"needs the program {name!r} on PATH (apt-get install redis-server postgresql)"
+        if ci():
+            pytest.fail(f"CI is set, so this is a failure: {message}", pytrace=False)
+        pytest.skip(message)
+    return path

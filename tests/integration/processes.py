@@ -7,7 +7,6 @@ persistence) can be stopped and started again without touching the shared one.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import redis
 
-from tests.integration.conftest import unavailable
+from tests.services import require_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,10 +40,7 @@ class RedisServer:
     """``redis-server`` on a free port; ``stop()`` and ``start()`` at will."""
 
     def __init__(self, directory: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            unavailable("redis-server", "PATH", "PATH", FileNotFoundError("redis-server"))
-        self.binary = str(binary)
+        self.binary = require_tool("redis-server")
         self.directory = directory
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None

@@ -10,22 +10,20 @@ The script's own checks are the assertions: it exits 1 and names the problem oth
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from tests.integration.conftest import unavailable
 from tests.integration.processes import ROOT
+from tests.services import require_tool
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(1500)]
 
 
 def test_the_stack_survives_each_fault_of_the_short_fault_script(tmp_path) -> None:
     for tool in ("redis-server", "initdb", "pg_ctl"):
-        if shutil.which(tool) is None:
-            unavailable(tool, "PATH", "PATH", FileNotFoundError(tool))
+        require_tool(tool)
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
 
     done = subprocess.run(
