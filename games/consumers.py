@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.consumer import get_handler_name
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -291,13 +292,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     # -- to the client -------------------------------------------------------------------
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        # An update is forwarded as it is: Channels would first close stale database
-        # connections through a thread hop for every message (14% of a loaded server's
-        # CPU, docs/benchmarks.md); the database calls close their own.
+        # Every message is handled at once: Channels would first close stale database
+        # connections through a hop to the one thread-sensitive database thread, for every
+        # message (14% of a loaded server's CPU, docs/benchmarks.md; and a client's message
+        # then waited behind every other connection's database calls). This consumer's
+        # database calls run in the thread pool and close their own (_in_pool).
         if message["type"] == "table.message":
             await self.table_message(message)
             return
-        await super().dispatch(message)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     def seat_among(self, holders: list[int | None]) -> int | None:
         """The seat this socket's user holds among ``holders`` (user ids by seat)."""

@@ -3,7 +3,9 @@ by three clients, every error code, reconnects, spectators, resent message ids, 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import uuid
 from typing import Any
 
@@ -342,4 +344,25 @@ async def test_resigning_the_only_person_abandons_the_table_and_says_so() -> Non
     await sync_to_async(services.table_resign)(table=table, user=users[0])
     state = await player.receive_type("state")
     assert state["table"]["status"] == "abandoned"
+    await player.close()
+
+
+# -- the reads of a connection do not queue on the one thread-sensitive database thread ------------
+
+
+async def test_a_sync_is_answered_while_the_single_database_thread_is_busy() -> None:
+    """Channels runs every thread-sensitive database call of a process on one thread:
+    100 sockets sending ``sync`` made another player's connect take 25 s. A connection's
+    state reads go through the thread pool, as actions do."""
+    table, users = await sync_to_async(open_table)(humans=1, bots=2)
+    player = await connect(table.pk, users[0])
+    release = threading.Event()
+    busy = asyncio.ensure_future(sync_to_async(release.wait, thread_sensitive=True)())
+    try:
+        await player.send({"type": "sync"})
+        state = await player.receive_type("state")
+    finally:
+        release.set()
+        await busy
+    assert state["seat"] == 0 and state["table"]["id"] == table.pk
     await player.close()
