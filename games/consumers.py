@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.consumer import get_handler_name
 from django.conf import settings
 from django.db import close_old_connections
 
