@@ -11,7 +11,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -23,7 +23,7 @@ from django.db import close_old_connections
 from games import errors, realtime, selectors, services
 
 
-def _in_pool(fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+def _in_pool[T](fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """``fn`` through ``database_sync_to_async`` on the event loop's thread pool, not on
     the one thread that Channels gives every database call of a process by default: a
     call then never queues behind every other connection's round trips to PostgreSQL
@@ -51,8 +51,6 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_MANY = 4429
 CLOSE_ABUSE = 1008  # policy violation
-
-T = TypeVar("T")
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -92,23 +90,24 @@ class Limits:
         self.open: Counter[tuple[str, Any]] = Counter()
         self.buckets: dict[tuple[str, Any], RateLimit] = {}
 
-    def enter(self, user_id: int | None, address: str | None) -> tuple[str, Any]:
+    def enter(self, user_id: int | None, address: str | None) -> tuple[str, Any] | None:
         """Count a new socket of ``user_id`` (None: anonymous) from ``address``; returns
-        the key of its rate bucket (:meth:`bucket`). Raises TooManyConnections, counting
+        the key of its rate bucket (:meth:`bucket`; None: an anonymous socket from an
+        address not known has only its own). Raises TooManyConnections, counting
         nothing, when the person or the address has as many as allowed already."""
         user = None if user_id is None else ("user", user_id)
-        place = ("address", address)
+        place = None if address is None else ("address", address)  # None: not known (tests)
         if user is not None and self.open[user] >= settings.GAMES_WS_MAX_PER_USER:
             raise errors.TooManyConnections(
                 f"at most {settings.GAMES_WS_MAX_PER_USER} table connections at a time per player"
             )
         cap = settings.GAMES_WS_MAX_PER_ADDRESS
-        if cap and self.open[place] >= cap:
+        if cap and place is not None and self.open[place] >= cap:
             raise errors.TooManyConnections(f"at most {cap} table connections at a time per address")
         for key in (user, place):
             if key is not None:
                 self.open[key] += 1
-        return place if user is None else user
+        return user or place
 
     def bucket(self, who: tuple[str, Any]) -> RateLimit:
         """The rate bucket all sockets of ``who`` share."""
@@ -119,6 +118,8 @@ class Limits:
 
     def leave(self, who: tuple[str, Any], address: str | None) -> None:
         for key in {who, ("address", address)}:
+            if key not in self.open:
+                continue  # an unknown address (not counted)
             self.open[key] -= 1
             if self.open[key] <= 0:
                 del self.open[key]
@@ -171,7 +172,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(exc, None)
             await self.close(CLOSE_TOO_MANY)
             return
-        self.user_limit = limits.bucket(self.who)
+        if self.who is not None:
+            self.user_limit = limits.bucket(self.who)
         try:
             seat = await _connect_read(self.table_id, self.user, invite)
         except errors.TableError as exc:
