@@ -2,7 +2,12 @@
 service through one ``database_sync_to_async``, send what it returns.
 
 A connection is a seat (the signed-in user's seat at the table) or a spectator. It joins
-only its own group, so it only ever receives its own seat's view.
+only its own group, so it only ever receives its own seat's view; and it forwards a
+seat's message only while its user holds that seat (each message says who held which
+seat when it was sent), so a lost message about the seats never shows a connection
+another player's cards. Actions name the user, not a seat: the service finds the seat.
+Sockets are capped per person and per address, and rate-limited per socket and per
+person (``Limits``); every database call runs in the thread pool (``_in_pool``).
 """
 
 from __future__ import annotations
