@@ -96,11 +96,13 @@ def prepare(args: argparse.Namespace) -> None:
 
 class Player:
     """Plays one table through ``action_submit``: a random legal action for the seat to
-    act, as the consumer submits it (the action as JSON, a client message id)."""
+    act, as the consumer submits it (the action as JSON, a client message id, the user
+    whose seat it is: the service finds his seat)."""
 
-    def __init__(self, table_id: int, rng: random.Random) -> None:
+    def __init__(self, table_id: int, rng: random.Random, users: list[Any]) -> None:
         self.table_id = table_id
         self.rng = rng
+        self.users = users  # by seat
         self.version = 0
         self.sent = 0
 
@@ -136,7 +138,7 @@ class Player:
         self.sent += 1
         applied = services.action_submit(
             table_id=self.table_id,
-            seat=seat,
+            user=self.users[seat],
             action=action,
             expected_version=self.version,
             source="human",
@@ -234,7 +236,7 @@ def run(args: argparse.Namespace) -> str:
     # Tables played to deal --late-deals (untimed), one cache.
     caches = Caches(behind=False)
     t0 = time.perf_counter()
-    old = [Player(tid, rng) for tid in new_tables(args.tables, users, target)]
+    old = [Player(tid, rng, users) for tid in new_tables(args.tables, users, target)]
     for player in old:
         while player.dealing < args.late_deals:
             decision = player.next_action()
@@ -254,7 +256,7 @@ def run(args: argparse.Namespace) -> str:
     verdicts = []
     for behind in (False, True):
         caches = Caches(behind=behind)
-        fresh = [Player(tid, rng) for tid in new_tables(args.tables, users, target)]
+        fresh = [Player(tid, rng, users) for tid in new_tables(args.tables, users, target)]
         for player in fresh + old:
             caches.prime(player)
         # Warm up both paths (imports, prepared statements, the pool) without timing them.

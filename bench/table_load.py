@@ -609,6 +609,8 @@ class Bench:
             "DJANGO_STATIC_MANIFEST": "false",
             "LOG_LEVEL": "WARNING",
             "GAMES_SCHEDULER": "celery",
+            # Every client of the bench connects from 127.0.0.1 (one person each).
+            "GAMES_WS_MAX_PER_ADDRESS": "0",
             "PYTHONUNBUFFERED": "1",
         }
         self.users: list[Any] = []

@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets get the session user (AuthMiddlewareStack), or the user of an API token
+Websockets get the session user (config/ws_session.py: Channels' AuthMiddlewareStack with
+its database read off the single database thread), or the user of an API token
 (config/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS. The
 lifespan start-up hands the server's event loop to the games scheduler, which runs bot
 turns and the clock sweep there in the embedded default (games/scheduler.py). Static
@@ -25,12 +26,12 @@ from config.startup import prepare  # noqa: E402
 
 prepare()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
+from config.ws_session import PooledAuthMiddlewareStack  # noqa: E402
 from games import scheduler  # noqa: E402
 
 
@@ -55,7 +56,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            PooledAuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
         "lifespan": lifespan,
     }

@@ -2,16 +2,24 @@
 service through one ``database_sync_to_async``, send what it returns.
 
 A connection is a seat (the signed-in user's seat at the table) or a spectator. It joins
-only its own group, so it only ever receives its own seat's view.
+only its own group, so it only ever receives its own seat's view; and it forwards a
+seat's message only while its user holds that seat (each message says who held which
+seat when it was sent), so a lost message about the seats never shows a connection
+another player's cards. Actions name the user, not a seat: the service finds the seat.
+Sockets are capped per person and per address, and rate-limited per socket and per
+person (``Limits``); every database call runs in the thread pool (``_in_pool``).
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -19,28 +27,40 @@ from django.db import close_old_connections
 
 from games import errors, realtime, selectors, services
 
-
-def _action_submit_and_release(**kwargs: Any) -> services.Applied:
-    try:
-        return services.action_submit(**kwargs)
-    finally:
-        # Inside the call: database_sync_to_async's own clean-up runs outside the call's
-        # context and, for a pool thread, did not always see its connection (the pool ran
-        # dry in the consumer tests).
-        close_old_connections()
+ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 
 
-# Actions run on the event loop's thread pool, not on the one thread that Channels gives
-# every database call of a process by default: an action then never queues behind the
-# others' round trips to PostgreSQL (the benchmark: 470 → 630-770 actions/s at 300
-# tables, docs/benchmarks.md). games.state is safe across threads (a lock per table).
-# SQLite (the embedded default) keeps the one thread: it serialises writers anyway, and
-# its in-memory test database refuses a second thread's write instead of waiting.
-_ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-_action_submit = database_sync_to_async(_action_submit_and_release, thread_sensitive=_ON_SQLITE)
+def _in_pool[T](fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """``fn`` through ``database_sync_to_async`` on the event loop's thread pool, not on
+    the one thread that Channels gives every database call of a process by default: a
+    call then never queues behind every other connection's round trips to PostgreSQL
+    (actions: 470 → 630-770 actions/s at 300 tables, docs/benchmarks.md; connects and
+    state reads: a player's connect took 25 s behind 100 sockets sending ``sync``).
+    games.state is safe across threads (a lock per table).
+
+    SQLite (the embedded default) keeps the one thread: it serialises writers anyway, and
+    its in-memory test database refuses another thread's read or write instead of
+    waiting."""
+
+    def call(*args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            # Inside the call: database_sync_to_async's own clean-up runs outside the
+            # call's context and, for a pool thread, did not always see its connection
+            # (the pool ran dry in the consumer tests).
+            close_old_connections()
+
+    return database_sync_to_async(call, thread_sensitive=ON_SQLITE)
+
+
+_action_submit = _in_pool(services.action_submit)
+_seed_add = _in_pool(services.dealing_add_seed)
+_seat_return = _in_pool(services.seat_return)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_MANY = 4429
 CLOSE_ABUSE = 1008  # policy violation
 
 
@@ -49,17 +69,15 @@ def _dumps(message: dict[str, Any]) -> str:
 
 
 class RateLimit:
-    """A token bucket per connection: ``rate`` messages a second, bursts of ``burst``.
-    ``strikes`` counts messages refused in a row; too many closes the connection.
-    An applied action gives its token back: the turn order already bounds those, and a
-    fast automated player must not be throttled for playing well."""
+    """A token bucket: ``rate`` messages a second, bursts of ``burst``. An applied
+    action gives its token back: the turn order already bounds those, and a fast
+    automated player must not be throttled for playing well."""
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
         self.burst = burst
         self.tokens = float(burst)
         self.stamp = time.monotonic()
-        self.strikes = 0
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -67,13 +85,59 @@ class RateLimit:
         self.stamp = now
         if self.tokens >= 1:
             self.tokens -= 1
-            self.strikes = 0
             return True
-        self.strikes += 1
         return False
 
     def refund(self) -> None:
         self.tokens = min(self.burst, self.tokens + 1)
+
+
+class Limits:
+    """The table sockets of this server process per person (per address for anonymous
+    ones) and per address, and one rate bucket per person (per address) shared by all
+    his sockets. Only the event loop's thread touches it."""
+
+    def __init__(self) -> None:
+        self.open: Counter[tuple[str, Any]] = Counter()
+        self.buckets: dict[tuple[str, Any], RateLimit] = {}
+
+    def enter(self, user_id: int | None, address: str | None) -> tuple[str, Any] | None:
+        """Count a new socket of ``user_id`` (None: anonymous) from ``address``; returns
+        the key of its rate bucket (:meth:`bucket`; None: an anonymous socket from an
+        address not known has only its own). Raises TooManyConnections, counting
+        nothing, when the person or the address has as many as allowed already."""
+        user = None if user_id is None else ("user", user_id)
+        place = None if address is None else ("address", address)  # None: not known (tests)
+        if user is not None and self.open[user] >= settings.GAMES_WS_MAX_PER_USER:
+            raise errors.TooManyConnections(
+                f"at most {settings.GAMES_WS_MAX_PER_USER} table connections at a time per player"
+            )
+        cap = settings.GAMES_WS_MAX_PER_ADDRESS
+        if cap and place is not None and self.open[place] >= cap:
+            raise errors.TooManyConnections(f"at most {cap} table connections at a time per address")
+        for key in (user, place):
+            if key is not None:
+                self.open[key] += 1
+        return user or place
+
+    def bucket(self, who: tuple[str, Any]) -> RateLimit:
+        """The rate bucket all sockets of ``who`` share."""
+        bucket = self.buckets.get(who)
+        if bucket is None:
+            bucket = self.buckets[who] = RateLimit(settings.GAMES_WS_USER_RATE, settings.GAMES_WS_USER_BURST)
+        return bucket
+
+    def leave(self, who: tuple[str, Any], address: str | None) -> None:
+        for key in {who, ("address", address)}:
+            if key not in self.open:
+                continue  # an unknown address (not counted)
+            self.open[key] -= 1
+            if self.open[key] <= 0:
+                del self.open[key]
+                self.buckets.pop(key, None)
+
+
+limits = Limits()
 
 
 def _connect(table_id: int, user: Any, invite: str | None) -> int | None:
@@ -84,25 +148,45 @@ def _connect(table_id: int, user: Any, invite: str | None) -> int | None:
     return selectors.seat_of(table_id=table_id, user=user)
 
 
-def _state(table_id: int, user: Any) -> tuple[int | None, dict[str, Any]]:
-    seat = selectors.seat_of(table_id=table_id, user=user)
-    return seat, selectors.table_state_message(table_id=table_id, seat=seat)
+_connect_read = _in_pool(_connect)
+_state_read = _in_pool(selectors.table_state_message)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    """A socket at a table. Which seat's messages it receives and which seat it plays
+    for are decided from its *user* against the seats as they are, never from a seat
+    number it remembered: the service decides the seat of an action, and a table message
+    carries who held each seat when it was sent (``realtime.send``)."""
+
     table_id: int
-    seat: int | None
+    user_id: int | None = None
+    seat: int | None = None
     group: str | None = None
+    who: tuple[str, Any] | None = None  # the key this socket is counted under (Limits)
+    address: str | None = None
+    strikes = 0  # messages refused in a row
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        self.user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         invite = (query.get("invite") or [None])[0]
-        self.limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
+        self.limit = self.user_limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
+        # Behind a proxy, the server must be told to take the client's address from the
+        # proxy's header (uvicorn --forwarded-allow-ips), or every socket shares one.
+        self.address = (self.scope.get("client") or (None,))[0]
         await self.accept()
         try:
-            self.seat = await database_sync_to_async(_connect)(self.table_id, self.user, invite)
+            self.who = limits.enter(self.user_id, self.address)
+        except errors.TooManyConnections as exc:
+            await self.send_error(exc, None)
+            await self.close(CLOSE_TOO_MANY)
+            return
+        if self.who is not None:
+            self.user_limit = limits.bucket(self.who)
+        try:
+            seat = await _connect_read(self.table_id, self.user, invite)
         except errors.TableError as exc:
             await self.send_error(exc, None)
             await self.close(CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN)
@@ -111,10 +195,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         # this connection (after the state, with a version it already has) instead of
         # being lost, which left a player who connected as the match started waiting
         # for an update that never came.
-        await self.join(self.seat)
+        await self.join(seat)
         await self.send_state()
 
     async def join(self, seat: int | None) -> None:
+        self.seat = seat
         group = realtime.seat_group(self.table_id, seat)
         if group == self.group:
             return
@@ -124,6 +209,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = group
 
     async def disconnect(self, code: int) -> None:
+        if self.who is not None:
+            limits.leave(self.who, self.address)
+            self.who = None
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -132,9 +220,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         message_id = None
         try:
-            if not self.limit.allow():
-
-                if self.limit.strikes > settings.GAMES_WS_STRIKES:
+            # Per socket, then per person (per address when anonymous) across his sockets.
+            if self.limit.allow() and self.user_limit.allow():
+                self.strikes = 0
+            else:
+                self.strikes += 1
+                if self.strikes > settings.GAMES_WS_STRIKES:
                     await self.send_error(errors.RateLimited("too many messages: closing"), None)
                     await self.close(CLOSE_ABUSE)
                     return
@@ -145,8 +236,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise errors.TooLarge(f"a message is at most {settings.GAMES_WS_MAX_MESSAGE} bytes")
             try:
                 message = json.loads(text_data)
-            except ValueError:
-                raise errors.Malformed("not valid JSON") from None
+            except (ValueError, RecursionError):
+                raise errors.Malformed("not valid JSON, or nested too deeply") from None
             if not isinstance(message, dict) or not isinstance(message.get("type"), str):
                 raise errors.Malformed('a message is a JSON object with a "type"')
             message_id = message.get("id")
@@ -159,22 +250,25 @@ class TableConsumer(AsyncWebsocketConsumer):
             await handler(self, message)
         except errors.TableError as exc:
             await self.send_error(exc, message_id)
-            if isinstance(exc, errors.StaleVersion):
+            if isinstance(exc, errors.StaleVersion) or (isinstance(exc, errors.NotSeated) and self.seat is not None):
                 await self.send_state()
 
     async def on_action(self, message: dict[str, Any]) -> None:
-        if self.seat is None:
+        if self.user_id is None:
             raise errors.NotSeated()
         client_id = message.get("id")
+        if "action" not in message:
+            raise errors.Malformed('an action message needs "action"')
         applied = await _action_submit(
             table_id=self.table_id,
-            seat=self.seat,
-            action=message.get("action"),
+            user=self.user,
+            action=message["action"],
             expected_version=message.get("version"),
             source="human",
             client_id=None if client_id is None else str(client_id),
         )
         self.limit.refund()
+        self.user_limit.refund()
         ack = {"type": "ack", "id": client_id, "version": applied.version}
         if applied.duplicate:
             ack["duplicate"] = True
@@ -183,13 +277,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_state()
 
     async def on_seed(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(services.dealing_add_seed)(
-            table_id=self.table_id, user=self.user, dealing=message.get("dealing"), seed=message.get("seed")
-        )
+        if self.user_id is None:
+            raise errors.NotSeated()
+        await _seed_add(table_id=self.table_id, user=self.user, dealing=message.get("dealing"), seed=message.get("seed"))
         await self.send(text_data=_dumps({"type": "ack", "id": message.get("id")}))
 
     async def on_back(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(services.seat_return)(table_id=self.table_id, user=self.user)
+        if self.user_id is None:
+            raise errors.NotSeated()
+        await _seat_return(table_id=self.table_id, user=self.user)
         await self.send(text_data=_dumps({"type": "ack", "id": message.get("id")}))
 
     async def on_sync(self, message: dict[str, Any]) -> None:
@@ -209,21 +305,40 @@ class TableConsumer(AsyncWebsocketConsumer):
     # -- to the client -------------------------------------------------------------------
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        # An update is forwarded as it is: Channels would first close stale database
-        # connections through a thread hop for every message (14% of a loaded server's
-        # CPU, docs/benchmarks.md); the database calls close their own.
+        # Every message is handled at once: Channels would first close stale database
+        # connections through a hop to the one thread-sensitive database thread, for every
+        # message (14% of a loaded server's CPU, docs/benchmarks.md; and a client's message
+        # then waited behind every other connection's database calls). This consumer's
+        # database calls run in the thread pool and close their own (_in_pool).
         if message["type"] == "table.message":
-            await self.send(text_data=message["text"])
+            await self.table_message(message)
             return
-        await super().dispatch(message)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    def seat_among(self, holders: list[int | None]) -> int | None:
+        """The seat this socket's user holds among ``holders`` (user ids by seat)."""
+        if self.user_id is None:
+            return None
+        for number, user_id in enumerate(holders):
+            if user_id == self.user_id:
+                return number
+        return None
 
     async def send_state(self) -> None:
         try:
-            self.seat, state = await database_sync_to_async(_state)(self.table_id, self.user)
+            state = await _state_read(table_id=self.table_id, user=self.user)
+            if state["seat"] != self.seat:
+                # The user's seat changed: follow it, then read again so that nothing
+                # committed while switching groups is missed.
+                await self.join(state["seat"])
+                state = await _state_read(table_id=self.table_id, user=self.user)
         except errors.TableError as exc:
             await self.send_error(exc, None)
             return
-        await self.join(self.seat)
+        await self.join(state["seat"])
         await self.send(text_data=_dumps(state))
 
     async def send_error(self, exc: errors.TableError, message_id: Any) -> None:
@@ -232,6 +347,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     async def table_message(self, event: dict[str, Any]) -> None:
+        holders = event.get("seats")
+        if holders is not None and self.seat_among(holders) != self.seat:
+            # This socket's user no longer holds the seat whose group it is in (or holds
+            # one now): a message about the seats did not reach it. Never forward another
+            # seat's view; read the state as it is now instead.
+            await self.send_state()
+            return
         await self.send(text_data=event["text"])
 
     async def table_refresh(self, event: dict[str, Any]) -> None:

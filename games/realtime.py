@@ -26,17 +26,22 @@ def seat_group(table_id: int, seat: int | None) -> str:
     return f"table.{table_id}.spectators" if seat is None else f"table.{table_id}.seat{seat}"
 
 
-def send(messages: Iterable[tuple[str, str]], kind: str = "table.message") -> None:
+def send(
+    messages: Iterable[tuple[str, str]], kind: str = "table.message", *, seats: list[int | None] | None = None
+) -> None:
     """Send ``(group, json text)`` pairs; callable from synchronous code (a service's
     ``on_commit``, a Celery task). ``kind`` names the consumers' handler:
     ``table.message`` forwards the text, ``table.refresh`` makes each connection send
-    its own full state again.
+    its own full state again. ``seats`` (a table's messages after an action) says which
+    user holds each seat as the action committed (None: a bot): a connection forwards a
+    message only when its user's seat in that list is the seat whose group it is in, and
+    reads its state again otherwise (a message about seats was lost on the way to it).
 
     In a server process (a worker thread of its event loop) the batch is handed to the
     loop's sender and this returns at once: the thread that runs the database calls of
     every connection of the process must not wait for Redis. Elsewhere (a Celery worker,
     a plain thread) it waits until the messages are published."""
-    batch = [(kind, group, text) for group, text in messages]
+    batch = [(kind, group, text, seats) for group, text in messages]
     if not batch:
         return
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
@@ -46,21 +51,38 @@ def send(messages: Iterable[tuple[str, str]], kind: str = "table.message") -> No
         # One long-lived loop per process, so the channel layer keeps its Redis
         # connections (a new loop per call costs ~20 ms).
         future = asyncio.run_coroutine_threadsafe(publish(batch), _publisher_loop())
-        future.result(timeout=30)
+        try:
+            future.result(timeout=30)
+        except Exception:
+            # What was sent is already committed: the channel layer (Redis) failing now
+            # must not fail the service call that committed it (a Celery task would then
+            # retry an action that took place). Connections catch up from the database
+            # on their next message or reconnect (docs/reliability.md).
+            log.exception("publishing %d table messages failed; clients will catch up", len(batch))
 
 
-async def publish(batch: list[tuple[str, str, str]]) -> None:
-    """Publish ``(kind, group, text)`` messages, each group's in the order given."""
+Message = tuple[str, str, str, list[int | None] | None]  # kind, group, text, seat holders
+
+
+def _event(kind: str, text: str, seats: list[int | None] | None) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": kind, "text": text}
+    if seats is not None:
+        event["seats"] = seats
+    return event
+
+
+async def publish(batch: list[Message]) -> None:
+    """Publish ``(kind, group, text, seats)`` messages, each group's in the order given."""
     layer = get_channel_layer()
     assert layer is not None
     if isinstance(layer, RedisPubSubChannelLayer):
         await _publish_pipelined(layer, batch)
         return
-    for kind, group, text in batch:
-        await layer.group_send(group, {"type": kind, "text": text})
+    for kind, group, text, seats in batch:
+        await layer.group_send(group, _event(kind, text, seats))
 
 
-async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: list[tuple[str, str, str]]) -> None:
+async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: list[Message]) -> None:
     """What ``group_send`` does for each message, in one Redis pipeline per shard: one
     round trip for the whole batch instead of one per message (a shard publishes one
     message at a time, so four groups an action were four round trips in a row; the
@@ -69,10 +91,10 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: list[tuple[s
     through Redis cover it)."""
     loop_layer = layer._get_layer()
     by_shard: dict[Any, list[tuple[str, bytes]]] = {}
-    for kind, group, text in batch:
+    for kind, group, text, seats in batch:
         channel = loop_layer._get_group_channel_name(group)
         shard = loop_layer._get_shard(channel)
-        by_shard.setdefault(shard, []).append((channel, layer.serialize({"type": kind, "text": text})))
+        by_shard.setdefault(shard, []).append((channel, layer.serialize(_event(kind, text, seats))))
     for shard, items in by_shard.items():
         async with shard._lock:
             shard._ensure_redis()
@@ -88,10 +110,10 @@ class _Sender:
     version order. Batches waiting together are published together (one pipeline)."""
 
     def __init__(self) -> None:
-        self.waiting: list[tuple[str, str, str] | Callable[[], None]] = []
+        self.waiting: list[Message | Callable[[], None]] = []
         self.task: asyncio.Task[None] | None = None
 
-    def put(self, batch: list[tuple[str, str, str]] | Callable[[], None]) -> None:
+    def put(self, batch: list[Message] | Callable[[], None]) -> None:
         if callable(batch):
             self.waiting.append(batch)
         else:
@@ -102,7 +124,7 @@ class _Sender:
     async def run(self) -> None:
         while self.waiting:
             waiting, self.waiting = self.waiting, []
-            batch: list[tuple[str, str, str]] = []
+            batch: list[Message] = []
             for item in waiting:
                 if not callable(item):
                     batch.append(item)
@@ -116,7 +138,7 @@ class _Sender:
             await self.publish(batch)
 
     @staticmethod
-    async def publish(batch: list[tuple[str, str, str]]) -> None:
+    async def publish(batch: list[Message]) -> None:
         if not batch:
             return
         try:

@@ -70,6 +70,13 @@ def seat_summary(seat: Seat) -> dict[str, Any]:
     }
 
 
+def table_version(table: Table) -> int:
+    """The version clients see: the number of actions applied since the start, whose
+    first deal is version 0; -1 before the start, so that the update that starts the
+    match is newer than every ``state`` of the open table (docs/protocol.md §3.4)."""
+    return table.version if table.started_at is not None else -1
+
+
 def table_summary(table: Table, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The table as every client sees it: options, seats, status and the clock."""
     if seats is None:
@@ -87,8 +94,21 @@ def table_summary(table: Table, seats: list[Seat] | None = None) -> dict[str, An
         "created_by": table.created_by_id,
         "seats": [by_number.get(n) for n in range(table.players)],
         "deadline": table.deadline.isoformat() if table.deadline else None,
-        "version": table.version,
+        "version": table_version(table),
     }
+
+
+def table_for(
+    table: Table, seats: list[Seat], *, seated: bool, result: MatchResult | None
+) -> dict[str, Any]:
+    """The table as the REST API shows it to a person (``games.api``): with its
+    ``result`` once finished, and its ``invite_code`` for the players seated at it."""
+    data = table_summary(table, seats)
+    if seated:
+        data["invite_code"] = table.invite_code
+    finished = result is not None and table.status == Table.Status.FINISHED
+    data["result"] = result_summary(result) if finished else None  # type: ignore[arg-type]
+    return data
 
 
 def next_dealing(table: Table, state: table_state.TableState | None) -> dict[str, Any] | None:
@@ -116,26 +136,30 @@ def dealing_revealed(dealing: Dealing) -> dict[str, Any]:
     }
 
 
-def table_state_message(*, table_id: int, seat: int | None) -> dict[str, Any]:
-    """The full state a connection gets on connect, on ``sync`` and after seats change:
-    the table, the seat's view (the engine's), the score sheet and the next dealing."""
+def table_state_message(*, table_id: int, user: Any) -> dict[str, Any]:
+    """The full state a connection of ``user`` gets on connect, on ``sync`` and after
+    seats change: the table, the view of the seat ``user`` holds in the seats read here
+    (the public view when none), the score sheet and the next dealing."""
     for _ in range(4):
         try:
-            return _state_message(table_id, seat)
+            return _state_message(table_id, user)
         except errors.StaleVersion:
             continue  # the table moved between reading its row and its state: read again
-    return _state_message(table_id, seat)
+    return _state_message(table_id, user)
 
 
-def _state_message(table_id: int, seat: int | None) -> dict[str, Any]:
+def _state_message(table_id: int, user: Any) -> dict[str, Any]:
     table = table_get(table_id=table_id)
     seats = list(table.seats.select_related("user"))
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    seat = next((s.number for s in seats if user_id is not None and s.user_id == user_id), None)
+    result = MatchResult.objects.filter(table=table).first()
     message: dict[str, Any] = {
         "type": "state",
         "table_id": table.pk,
-        "version": table.version,
+        "version": table_version(table),
         "seat": seat,
-        "table": table_summary(table, seats),
+        "table": table_for(table, seats, seated=seat is not None, result=result),
         "view": None,
         "sheet": [],
         "dealing": None,
@@ -148,11 +172,10 @@ def _state_message(table_id: int, seat: int | None) -> dict[str, Any]:
             message["sheet"] = list(state.sheet)
             message["dealing"] = next_dealing(table, state)
         message["revealed"] = [
-            dealing_revealed(d) for d in Dealing.objects.filter(table=table, revealed=True)
+            dealing_revealed(d) for d in Dealing.objects.filter(table=table, revealed=True).order_by("number")
         ]
     else:
         message["dealing"] = next_dealing(table, None)
-    result = MatchResult.objects.filter(table=table).first()
     if result is not None:
         message["result"] = result_summary(result)
     return message

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import typing
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -330,6 +331,8 @@ def _finish_now(table: Table, finished_by: str) -> MatchResult:
 @transaction.atomic
 def seat_return(*, table_id: int, user: Any) -> None:
     """A person back after the clock made a bot play for him: he plays again."""
+    if _user_id(user) is None:
+        raise errors.NotSeated()
     table = _locked_table(table_id)
     if table.status != Table.Status.PLAYING:
         raise errors.NotPlaying()
@@ -356,6 +359,8 @@ def dealing_add_seed(*, table_id: int, user: Any, dealing: int, seed: str) -> No
         raise errors.InvalidSeed(str(exc)) from None
     if not isinstance(dealing, int) or isinstance(dealing, bool):
         raise errors.Malformed("dealing must be a number")
+    if _user_id(user) is None:
+        raise errors.NotSeated()
     seat = Seat.objects.filter(table_id=table_id, user=user).first()
     if seat is None:
         raise errors.NotSeated()
@@ -375,17 +380,23 @@ def dealing_add_seed(*, table_id: int, user: Any, dealing: int, seed: str) -> No
 def action_submit(
     *,
     table_id: int,
-    seat: int,
     action: Action | dict[str, Any],
     expected_version: int,
+    user: Any = None,
+    seat: int | None = None,
     source: str = TableAction.Source.HUMAN,
     client_id: str | None = None,
 ) -> Applied:
-    """Apply one action at a table for ``seat``. Raises a TableError (and changes
-    nothing) for a malformed or illegal action, another seat's turn, a stale
-    ``expected_version`` or a table that is not playing; a ``client_id`` that was
-    already applied for this seat returns ``Applied(duplicate=True)``."""
-    if isinstance(action, dict):
+    """Apply one action at a table, for the seat ``user`` holds (a person: the seat is
+    decided from the seats as they are when the action is written, under the table's row
+    lock or checked against ``seats_version``, never from a seat number a connection
+    remembered), or for ``seat`` (a bot, the clock). Raises a TableError (and changes
+    nothing) for a malformed or illegal action, a user with no seat (or resigned), another
+    seat's turn, a stale ``expected_version`` or a table that is not playing; a
+    ``client_id`` that was already applied for this seat returns ``Applied(duplicate=True)``."""
+    if (user is None) == (seat is None):
+        raise TypeError("action_submit takes either user or seat")
+    if not isinstance(action, _ACTION_TYPES):
         try:
             action = action_from_dict(action)
         except (MalformedAction, EngineError) as exc:
@@ -394,12 +405,13 @@ def action_submit(
         raise errors.Malformed("version must be a number")
     if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
         raise errors.Malformed("id must be a string of 1 to 64 characters")
+    who = _Actor(seat=seat, user_id=None if user is None else _user_id(user))
     try:
-        applied = _submit_optimistic(table_id, seat, action, expected_version, source, client_id)
+        applied = _submit_optimistic(table_id, who, action, expected_version, source, client_id)
         if applied is not None:
             return applied
         with transaction.atomic():
-            return _submit(table_id, seat, action, expected_version, source, client_id)
+            return _submit(table_id, who, action, expected_version, source, client_id)
     except IntegrityError:
         # Two requests with the same client id raced past the check: the other applied.
         table_state.forget(table_id)
@@ -409,13 +421,44 @@ def action_submit(
         raise
 
 
+_ACTION_TYPES = typing.get_args(Action)
+
+
+@dataclass(frozen=True, slots=True)
+class _Actor:
+    """Who acts: a seat by number (a bot, the clock), or the person ``user_id``, whose
+    seat is looked up in the seats of the moment (None: an anonymous connection)."""
+
+    seat: int | None
+    user_id: int | None
+
+    def seat_in(self, seats: list[Seat]) -> int | None:
+        """The seat this actor plays among ``seats``; None when a person holds none, or
+        has resigned (a bot plays his seat to the end)."""
+        if self.seat is not None:
+            return self.seat
+        if self.user_id is None:
+            return None
+        for s in seats:
+            if s.user_id == self.user_id:
+                return None if s.resigned else s.number
+        return None
+
+
+def _user_id(user: Any) -> int | None:
+    return user.pk if getattr(user, "is_authenticated", False) else None
+
+
 def _submit(
-    table_id: int, seat_number: int, action: Action, expected_version: int, source: str, client_id: str | None
+    table_id: int, who: _Actor, action: Action, expected_version: int, source: str, client_id: str | None
 ) -> Applied:
     table = _locked_table(table_id)
     if table.status != Table.Status.PLAYING:
         raise errors.NotPlaying()
     with table_state.locked(table) as state:
+        seat_number = who.seat_in(_seats(table, state))
+        if seat_number is None:
+            raise errors.NotSeated()
         if client_id is not None and (seat_number, client_id) in state.client_ids:
             return Applied(version=table.version, duplicate=True)
         if expected_version != table.version:
@@ -440,7 +483,7 @@ def _submit(
 
 
 def _submit_optimistic(
-    table_id: int, seat_number: int, action: Action, expected_version: int, source: str, client_id: str | None
+    table_id: int, who: _Actor, action: Action, expected_version: int, source: str, client_id: str | None
 ) -> Applied | None:
     """The common case without the row lock: this process keeps the table's state, the
     engine accepts the action there, and one statement appends the log row and bumps the
@@ -463,10 +506,15 @@ def _submit_optimistic(
             state.version < expected_version and table_state.catch_up(state, expected_version)
         ):
             return None
+        # The seats kept with the state are those of ``state.seats_version``; the
+        # statement that writes the action checks the table is still at it, so a seat
+        # decided here is the one the user holds when the action is written.
         seats = state.seats
-        seat = seats[seat_number] if 0 <= seat_number < len(seats) else None
+        seat_number = who.seat_in(seats)
+        seat = seats[seat_number] if seat_number is not None and 0 <= seat_number < len(seats) else None
         if (
             seat is None
+            or seat_number is None
             or state.match.to_act != seat_number
             or (client_id is not None and (seat_number, client_id) in state.client_ids)
             or source == TableAction.Source.TIMEOUT
@@ -639,6 +687,7 @@ def _commit_action(
         state.seats_version = table.seats_version
 
     revealed = None
+    result: MatchResult | None = None
     match = state.match
     # A match asked to finish after this deal (the round's time limit) ends here.
     cut = (
@@ -658,16 +707,16 @@ def _commit_action(
         table.status = Table.Status.FINISHED
         table.finished_at = now
         fields += ["status", "finished_at"]
-        result = _result_write(
+        result = written = _result_write(
             table, state, seats, now, finished_by=table.finishing_by if cut else FinishedBy.WON
         )
         transaction.on_commit(
-            lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table.pk)
+            lambda: match_finished.send(sender=MatchResult, result_id=written.pk, table_id=table.pk)
         )
     table.deadline = _deadline(table, state, seats, now)
     table.save(update_fields=fields)
     state.table = table
-    _announce(table, state, seats, events, sheet_rows=state.sheet[sheet_before:], revealed=revealed)
+    _announce(table, state, seats, events, sheet_rows=state.sheet[sheet_before:], revealed=revealed, result=result)
     _schedule_next(table, state, seats)
     return Applied(version=table.version, events=[table_state.event_to_dict(e) for e in events])
 
@@ -781,31 +830,40 @@ def _announce(
     *,
     sheet_rows: list[dict[str, Any]],
     revealed: Dealing | None,
+    result: MatchResult | None = None,
 ) -> None:
-    """After the commit: every seat gets its own view, spectators the public one."""
+    """After the commit: every seat gets its own view, spectators the public one; the
+    ``table`` in it as the REST API shows it (the invite code to the seats only)."""
     base = {
         "type": "update",
         "table_id": table.pk,
         "version": table.version,
         "events": [table_state.event_to_dict(e) for e in events],
-        "table": selectors.table_summary(table, seats),
         "sheet_rows": sheet_rows,
         "dealing": selectors.next_dealing(table, state),
+        "revealed": [] if revealed is None else [selectors.dealing_revealed(revealed)],
     }
-    if revealed is not None:
-        base["revealed"] = selectors.dealing_revealed(revealed)
+    public = selectors.table_for(table, seats, seated=False, result=result)
+    seated = {**public, "invite_code": table.invite_code}
     match = state.match
-    # What every seat shares is encoded once; each seat's view is spliced in as the last
-    # key (one JSON object per seat, as docs/protocol.md shows it).
-    shared = json.dumps(base, separators=(",", ":"))[:-1] + ',"view":'
+    # What every seat shares is encoded once; the table (two ways) and each seat's view
+    # are spliced in as the last keys (one JSON object per seat).
+    shared = json.dumps(base, separators=(",", ":"))[:-1] + ',"table":'
+    to_seats = shared + json.dumps(seated, separators=(",", ":")) + ',"view":'
+    to_public = shared + json.dumps(public, separators=(",", ":")) + ',"view":'
     messages = [
         (
             realtime.seat_group(table.pk, seat),
-            shared + json.dumps(match.view(seat).to_dict(), separators=(",", ":")) + "}",
+            (to_public if seat is None else to_seats) + json.dumps(match.view(seat).to_dict(), separators=(",", ":")) + "}",
         )
         for seat in (*range(table.players), None)
     ]
-    transaction.on_commit(lambda: realtime.send(messages))
+    # Who holds each seat as this action commits (the seats the write was checked
+    # against): a connection forwards its seat's view only while its user holds that seat.
+    holders: list[int | None] = [None] * table.players
+    for s in seats:
+        holders[s.number] = s.user_id
+    transaction.on_commit(lambda: realtime.send(messages, seats=holders))
 
 
 def _after_seats_change(table: Table) -> None:

@@ -3,7 +3,9 @@ by three clients, every error code, reconnects, spectators, resent message ids, 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import uuid
 from typing import Any
 
@@ -339,7 +341,48 @@ async def test_resigning_the_only_person_ends_the_match_with_a_result_and_says_s
     table, users = await sync_to_async(open_table)(humans=1, bots=2)
     player = await connect(table.pk, users[0])
     await sync_to_async(services.table_start)(table=table, user=users[0])
+    await player.receive_type("update")  # the start
+    assert (await player.receive_type("state"))["table"]["status"] == "playing"
     await sync_to_async(services.table_resign)(table=table, user=users[0])
     state = await player.receive_type("state")
     assert state["table"]["status"] == "finished" and state["result"]["finished_by"] == "resigned"
     await player.close()
+
+
+# -- the reads of a connection do not queue on the one thread-sensitive database thread ------------
+
+
+async def test_a_sync_is_answered_while_the_single_database_thread_is_busy() -> None:
+    """Channels runs every thread-sensitive database call of a process on one thread:
+    100 sockets sending ``sync`` made another player's connect take 25 s. A connection's
+    state reads go through the thread pool, as actions do."""
+    table, users = await sync_to_async(open_table)(humans=1, bots=2)
+    player = await connect(table.pk, users[0])
+    release = threading.Event()
+    busy = asyncio.ensure_future(sync_to_async(release.wait, thread_sensitive=True)())
+    try:
+        await player.send({"type": "sync"})
+        state = await player.receive_type("state")
+    finally:
+        release.set()
+        await busy
+    assert state["seat"] == 0 and state["table"]["id"] == table.pk
+    await player.close()
+
+
+async def test_a_signed_in_connect_is_answered_while_the_single_database_thread_is_busy() -> None:
+    table, users = await sync_to_async(open_table)(humans=1, bots=2)
+    cookie = await sync_to_async(_cookie)(users[0])
+    release = threading.Event()
+    busy = asyncio.ensure_future(sync_to_async(release.wait, thread_sensitive=True)())
+    try:
+        communicator = WebsocketCommunicator(
+            application, f"/ws/tables/{table.pk}/", headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+        )
+        connected, _ = await communicator.connect(timeout=TIMEOUT)
+        state = json.loads(await communicator.receive_from(timeout=TIMEOUT))
+    finally:
+        release.set()
+        await busy
+    assert connected and (state["type"], state["seat"]) == ("state", 0)
+    await communicator.disconnect()

@@ -165,7 +165,7 @@ def play_match(rng: random.Random) -> tuple[Table, int]:
     for _ in range(50_000):
         table.refresh_from_db(fields=["version", "status", "seats_version"])
         messages = listener.drain()
-        if any('"revealed":{' in text for _, text in messages) or not secrets_now:
+        if any('"revealed":[{' in text for _, text in messages) or not secrets_now:
             secrets_now = set(
                 Dealing.objects.filter(table=table, revealed=False).values_list("server_seed", flat=True)
             )

@@ -48,9 +48,9 @@ async def test_what_waits_for_the_messages_runs_after_they_are_published(monkeyp
     order: list[str] = []
     publish = realtime.publish
 
-    async def recording(batch: list[tuple[str, str, str]]) -> None:
+    async def recording(batch: list[realtime.Message]) -> None:
         await publish(batch)
-        order.extend(text for _, _, text in batch)
+        order.extend(text for _, _, text, _ in batch)
 
     monkeypatch.setattr(realtime, "publish", recording)
 

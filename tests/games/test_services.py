@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games import errors, scheduler, services
+from games import state as table_state
 from games.engine import Match, Pass, Play, parse_card
 from games.engine.fair import verify_record
 from games.models import MatchResult, Table, TableAction
@@ -205,3 +208,42 @@ def test_a_tournament_may_choose_the_first_dealer() -> None:
         services.table_start(table=table, user=users[0], first_dealer=2)
     table.refresh_from_db()
     assert table.first_dealer == 2 and current(table).match.deal.dealer == 2  # type: ignore[union-attr]
+
+
+# -- a person acts for the seat he holds now (issue 15) ------------------------------------------
+
+
+def holder(table: Table, seat: int) -> Any:
+    return table.seats.select_related("user").get(number=seat).user
+
+
+def test_a_person_acts_for_the_seat_he_holds() -> None:
+    table, seat = human_table()
+    applied = services.action_submit(table_id=table.pk, user=holder(table, seat), action=Pass(), expected_version=0)
+    assert applied.version == 1 and TableAction.objects.get(table=table).seat == seat
+
+
+def test_a_person_without_a_seat_at_the_table_may_not_act() -> None:
+    table, _ = human_table()
+    with pytest.raises(errors.NotSeated):
+        services.action_submit(table_id=table.pk, user=UserFactory(), action=Pass(), expected_version=0)
+    assert unchanged(table, 0, 0)
+
+
+def test_a_person_who_resigned_may_not_act_though_the_kept_seats_are_from_before() -> None:
+    table, seat = human_table()
+    services.action_submit(table_id=table.pk, user=holder(table, seat), action=Pass(), expected_version=0)
+    to_act = current(table).match.to_act
+    assert to_act is not None and table_state.cached(table.pk) is not None  # the seats are kept
+    services.table_resign(table=table, user=holder(table, to_act))
+    with pytest.raises(errors.NotSeated):
+        services.action_submit(table_id=table.pk, user=holder(table, to_act), action=Pass(), expected_version=1)
+    assert unchanged(table, 1, 1)
+
+
+@pytest.mark.parametrize("action", ["pass", None, ["pass"]], ids=["a string", "null", "a list"])
+def test_an_action_that_is_not_an_object_is_malformed(action: Any) -> None:
+    table, seat = human_table()
+    with pytest.raises(errors.Malformed):
+        services.action_submit(table_id=table.pk, seat=seat, action=action, expected_version=0)
+    assert unchanged(table, 0, 0)

@@ -1,0 +1,36 @@
+"""Channels' session authentication for websockets, with its database read (the session
+and its user) in the event loop's thread pool instead of on the one thread-sensitive
+database thread that Channels gives a whole process: a connect must not wait behind
+every other connection's database calls (issue 15: a player's connect took 25 s behind
+100 sockets busy with ``sync``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.auth import AuthMiddleware, get_user
+from channels.db import database_sync_to_async
+from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
+from django.db import close_old_connections
+
+
+def _user_of(scope: dict[str, Any]) -> Any:
+    try:
+        return get_user.func(scope)
+    finally:
+        close_old_connections()  # a pool thread returns its connection itself
+
+
+# SQLite keeps the one thread (games.consumers says why).
+_ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+_user_in_pool = database_sync_to_async(_user_of, thread_sensitive=_ON_SQLITE)
+
+
+class PooledAuthMiddleware(AuthMiddleware):
+    async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        scope["user"]._wrapped = await _user_in_pool(scope)
+
+
+def PooledAuthMiddlewareStack(inner: Any) -> Any:
+    return CookieMiddleware(SessionMiddleware(PooledAuthMiddleware(inner)))
