@@ -29,6 +29,7 @@ of the match).
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -115,20 +116,33 @@ def table_log_archive(*, table_id: int, now: datetime | None = None) -> tuple[in
     return actions, dealings
 
 
-def logs_archive(*, now: datetime | None = None, limit: int = BATCH) -> Archived:
-    """Archive up to ``limit`` finished tables whose retention time has passed (the
-    periodic task; the rest wait for the next run)."""
+def logs_archive(
+    *, now: datetime | None = None, limit: int = BATCH, budget: float | None = None
+) -> Archived:
+    """Archive the finished tables whose retention time has passed: ``limit`` of them,
+    or, with a ``budget`` in seconds, batch after batch of ``limit`` until none is due
+    or the time is spent (the periodic task: the rest wait for its next run)."""
     now = now or timezone.now()
     retention = timedelta(seconds=settings.GAMES_LOG_RETENTION_SECONDS)
+    deadline = None if budget is None else time.monotonic() + budget
     done = Archived()
-    for table_id in tables_due(now=now, retention=retention).values_list("pk", flat=True)[:limit]:
-        counts = table_log_archive(table_id=table_id, now=now)
-        if counts is None:
-            done.skipped += 1
-            continue
-        done.tables += 1
-        done.actions += counts[0]
-        done.dealings += counts[1]
+    skipped: list[int] = []
+    while True:
+        due = tables_due(now=now, retention=retention).exclude(pk__in=skipped)
+        batch = list(due.values_list("pk", flat=True)[:limit])
+        for table_id in batch:
+            counts = table_log_archive(table_id=table_id, now=now)
+            if counts is None:
+                skipped.append(table_id)
+                continue
+            done.tables += 1
+            done.actions += counts[0]
+            done.dealings += counts[1]
+            if deadline is not None and time.monotonic() > deadline:
+                break
+        if len(batch) < limit or deadline is None or time.monotonic() > deadline:
+            break
+    done.skipped = len(skipped)
     if done.tables or done.skipped:
         log.info(
             "archived the logs of %s finished tables (%s actions, %s dealings); %s skipped",

@@ -82,6 +82,18 @@ def test_the_archive_leaves_playing_and_abandoned_tables_alone(settings) -> None
     assert done.tables == 0 and (live_rows(playing), live_rows(abandoned)) == before
 
 
+def test_with_a_time_budget_the_archive_goes_on_batch_after_batch(settings) -> None:
+    tables = [finished() for _ in range(3)]
+    assert tables[-1].finished_at is not None
+    later = tables[-1].finished_at + timedelta(seconds=settings.GAMES_LOG_RETENTION_SECONDS + 1)
+
+    one = retention.logs_archive(now=later, limit=1)
+    rest = retention.logs_archive(now=later, limit=1, budget=60)
+
+    assert (one.tables, rest.tables) == (1, 2)
+    assert TableAction.objects.filter(table__in=tables).count() == 0
+
+
 def test_a_second_run_of_the_archive_changes_nothing(settings) -> None:
     table = finished()
     after_retention(table, settings)
