@@ -312,6 +312,7 @@ def analyze() -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--matches", type=int, default=1000)
+    p.add_argument("--rounds", type=int, default=3, help="write, archive, vacuum: this many times")
     p.add_argument(
         "--distinct", type=int, default=40, help="matches played by the engine, used in turn"
     )
