@@ -101,6 +101,7 @@ class Play:
     created: float = field(default_factory=time.monotonic)
     over: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    sockets: list[Any] = field(default_factory=list)
     thought: bool = False  # the table's first think time is behind it
 
 
@@ -299,6 +300,12 @@ class LoadGen:
         for task in play.tasks:
             if task is not asyncio.current_task():
                 task.cancel()
+        # The players leave the finished table's page, as a browser would: its sockets
+        # close (left open, each server kept every finished table's three connections).
+        for ws in play.sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        play.sockets = []
         try:
             # The seats of the REST answer are in join order: seat 0 the creator.
             table_id = await asyncio.to_thread(self.new_table, play.tokens)
@@ -312,6 +319,7 @@ class LoadGen:
         sockets = await asyncio.gather(*(self.connect(play, seat) for seat in range(3)))
         self.connections += 3
         self.plays.append(play)
+        play.sockets = list(sockets)
         loop = asyncio.get_running_loop()
         play.tasks = [
             loop.create_task(self.client(play, seat, ws)) for seat, ws in enumerate(sockets)
