@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import retention, selectors, services
+from games import retention, selectors, services, tasks
 from games import state as table_state
 from games.models import Dealing, MatchResult, Table, TableAction
 from ratings.models import Rating
@@ -176,3 +176,18 @@ def test_recompute_ratings_after_the_archive_gives_the_ratings_it_gave_before(se
     call_command("recompute_ratings", stdout=StringIO())
 
     assert sorted(Rating.objects.values_list("competitor_id", "players", "rating", "games")) == before
+
+
+def test_the_periodic_task_archives_what_is_due(settings) -> None:
+    settings.GAMES_LOG_RETENTION_SECONDS = 0
+    table = finished()
+
+    assert tasks.logs_archive.apply().get() == 1
+
+    assert live_rows(table) == (0, 0)
+
+
+def test_the_archive_task_is_on_the_beat_schedule(settings) -> None:
+    entries = {e["task"]: e["schedule"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
+
+    assert entries["games.logs_archive"] == settings.GAMES_ARCHIVE_SWEEP_SECONDS
