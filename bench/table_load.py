@@ -101,6 +101,7 @@ class Play:
     created: float = field(default_factory=time.monotonic)
     over: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    sockets: list[Any] = field(default_factory=list)
     thought: bool = False  # the table's first think time is behind it
 
 
@@ -112,6 +113,8 @@ class LoadGen:
         self.t_go = 0.0
         self.start = self.end = float("inf")
         self.latencies: list[float] = []
+        self.latency_at: list[float] = []  # seconds into the window of each latency sample
+        self.update_bytes = 0  # bytes of the update frames received inside the window
         self.completed = 0  # versions that reached all three clients inside the window
         self.sends = 0
         self.errors: dict[str, int] = {}
@@ -178,6 +181,8 @@ class LoadGen:
                         if seen >= 0 and self.start <= now <= self.end:
                             self.states_in_window += 1
                     else:
+                        if self.start <= now <= self.end:
+                            self.update_bytes += len(raw)
                         if version <= seen:
                             continue  # already held (it can follow the state on connect)
                         if seen >= 0 and version != seen + 1:
@@ -247,6 +252,7 @@ class LoadGen:
             self.completed += 1
             if sent is not None and sent >= self.start:
                 self.latencies.append(now - sent)
+                self.latency_at.append(now - self.start)
 
     def progress(self, play: Play, now: float) -> None:
         gap = now - max(play.last_progress, self.t_go)
@@ -294,6 +300,12 @@ class LoadGen:
         for task in play.tasks:
             if task is not asyncio.current_task():
                 task.cancel()
+        # The players leave the finished table's page, as a browser would: its sockets
+        # close (left open, each server kept every finished table's three connections).
+        for ws in play.sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        play.sockets = []
         try:
             # The seats of the REST answer are in join order: seat 0 the creator.
             table_id = await asyncio.to_thread(self.new_table, play.tokens)
@@ -307,6 +319,7 @@ class LoadGen:
         sockets = await asyncio.gather(*(self.connect(play, seat) for seat in range(3)))
         self.connections += 3
         self.plays.append(play)
+        play.sockets = list(sockets)
         loop = asyncio.get_running_loop()
         play.tasks = [
             loop.create_task(self.client(play, seat, ws)) for seat, ws in enumerate(sockets)
@@ -365,6 +378,8 @@ class LoadGen:
             "completed": self.completed,
             "sends": self.sends,
             "latencies": self.latencies,
+            "latency_at": self.latency_at,
+            "update_bytes": self.update_bytes,
             "errors": self.errors,
             "states_in_window": self.states_in_window,
             "gaps": self.gaps,
@@ -557,6 +572,64 @@ def _db_cpu(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
+def _redis_pids() -> list[int]:
+    """The redis-server processes of this machine (their CPU includes every other user
+    of the same server: an upper bound for this run's share)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{entry}/cmdline").read_bytes().startswith(b"redis-server"):
+                    out.append(int(entry))
+    return out
+
+
+def _db_rows(name: str) -> dict[str, int]:
+    """The database's own counters (pg_stat_database: this database only, whatever else
+    the server runs): transactions committed and rows inserted, updated, deleted."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT xact_commit, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database"
+            " WHERE datname = %s",
+            [name],
+        )
+        row = cursor.fetchone()
+    return dict(zip(("commits", "inserted", "updated", "deleted"), row, strict=True))
+
+
+def _rss_mb(pid: int, field: str = "VmRSS:") -> float:
+    """Resident memory of a process in MB (0 when it has gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field):
+                return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+def _p99_per_period(
+    timed: list[tuple[float, float]], period: float, window: float
+) -> list[dict[str, float]]:
+    """Median and p99 latency (ms) of each ``period`` seconds of the window."""
+    out = []
+    start = 0.0
+    while start < window:
+        part = sorted(x for at, x in timed if start <= at < start + period)
+        if part:
+            out.append(
+                {
+                    "from_min": start / 60,
+                    "samples": len(part),
+                    "p50_ms": 1000 * _quantile(part, 0.5),
+                    "p99_ms": 1000 * _quantile(part, 0.99),
+                    "max_ms": 1000 * part[-1],
+                }
+            )
+        start += period
+    return out
+
+
 def _machine_busy() -> tuple[float, float]:
     """(busy, total) jiffies of the whole machine."""
     parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -613,6 +686,8 @@ class Bench:
             "GAMES_WS_MAX_PER_ADDRESS": "0",
             "PYTHONUNBUFFERED": "1",
         }
+        if args.retention is not None:
+            self.env["GAMES_LOG_RETENTION_SECONDS"] = str(args.retention)
         self.users: list[Any] = []
         self.tokens: list[str] = []
 
@@ -852,6 +927,9 @@ class Bench:
         others = [p for proc in stack.others for p in _descendants(proc.pid)]
         gen_pids = [p.pid for p in procs]
         db_name = urlsplit(self.args.database_url).path.lstrip("/")
+        rows_before = _db_rows(db_name)
+        redis_pids = _redis_pids()
+        redis_before = _cpu_seconds(redis_pids)
         before = (
             _cpu_seconds(server),
             _cpu_seconds(others),
@@ -862,7 +940,13 @@ class Bench:
         )
         if self.args.py_spy and label == self.args.profile:
             self.profile(server, label)
-        time.sleep(self.args.window)
+        samples: list[dict[str, Any]] = []
+        if self.args.sample:
+            self.soak(samples, stack, gen_pids, db_name)
+        else:
+            time.sleep(self.args.window)
+        rows_after = _db_rows(db_name)
+        redis_after = _cpu_seconds(redis_pids)
         after = (
             _cpu_seconds(server),
             _cpu_seconds(others),
@@ -885,6 +969,9 @@ class Bench:
             * (os.cpu_count() or 1)
         )
         lat = sorted(x for r in results for x in r["latencies"])
+        timed = sorted(
+            (at, x) for r in results for at, x in zip(r["latency_at"], r["latencies"], strict=True)
+        )
         errors: dict[str, int] = {}
         for r in results:
             for k, v in r["errors"].items():
@@ -927,6 +1014,86 @@ class Bench:
             "connect_s": max(connect),
             "spread": sorted(spread.values(), reverse=True),
             "loadgens": gens,
+            "samples_taken": samples,
+            "redis_ms_per_action": 1000
+            * (redis_after - redis_before)
+            / max(1, sum(r["completed"] for r in results)),
+            "update_bytes_per_action": sum(r["update_bytes"] for r in results)
+            / max(1, sum(r["completed"] for r in results)),
+            "db_rows_per_action": {
+                k: (rows_after[k] - rows_before[k]) / max(1, sum(r["completed"] for r in results))
+                for k in rows_after
+            },
+            "p99_per_period": _p99_per_period(timed, self.args.period, window),
+        }
+
+    # -- the soak: resident memory and the log's size every --sample seconds -------------------
+
+    def soak(
+        self, samples: list[dict[str, Any]], stack: Stack, gen_pids: list[int], db_name: str
+    ) -> None:
+        start = time.monotonic()
+        end = start + self.args.window
+        due = start
+        while True:
+            now = time.monotonic()
+            if now >= end:
+                return
+            if now >= due:
+                sample = self.sample(stack, gen_pids, db_name, now - start)
+                samples.append(sample)
+                print(f"[soak] {json.dumps(sample)}", flush=True)
+                due += self.args.sample
+            time.sleep(max(0.0, min(1.0, end - time.monotonic(), due - time.monotonic())))
+
+    def sample(self, stack: Stack, gen_pids: list[int], db_name: str, at: float) -> dict[str, Any]:
+        from django.db import connection
+
+        rss: dict[str, float] = {}
+        for i, proc in enumerate(stack.server):
+            for pid in _descendants(proc.pid):
+                rss[f"web{i}:{pid}"] = _rss_mb(pid)
+        for proc in stack.others:
+            kind = "worker" if "worker" in " ".join(proc.args) else "beat"
+            for pid in _descendants(proc.pid):
+                rss[f"{kind}:{pid}"] = _rss_mb(pid)
+        for pid in gen_pids:
+            rss[f"loadgen:{pid}"] = _rss_mb(pid)
+        backends = _db_backends(db_name)
+        # A backend's VmRSS counts the shared buffers it has touched (shared by all of
+        # them): its own memory is RssAnon.
+        rss["postgres backends, private (sum)"] = round(
+            sum(_rss_mb(pid, "RssAnon:") for pid in backends), 1
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT (SELECT count(*) FROM games_tableaction), pg_total_relation_size('games_tableaction'),"
+                " (SELECT count(*) FROM games_dealing), (SELECT count(*) FROM games_matchresult),"
+                " (SELECT count(*) FROM games_table WHERE log_archived_at IS NOT NULL)"
+            )
+            log_rows, log_bytes, dealings, results, archived = cursor.fetchone()
+            cursor.execute("SHOW autovacuum")
+            autovacuum = cursor.fetchone()[0] == "on"
+            if not autovacuum:
+                # A server with autovacuum off (a development set-up) would let the
+                # deleted rows' space pile up: stand in for it, once a sample.
+                for name in ("games_tableaction", "games_dealing", "games_table"):
+                    cursor.execute(f"VACUUM (ANALYZE) {name}")
+        import redis
+
+        info = redis.Redis.from_url(self.args.redis_url).info("memory")
+        return {
+            "minute": round(at / 60, 1),
+            "rss_mb": rss,
+            "log_rows": log_rows,
+            "log_mb": round(log_bytes / 1e6, 2),
+            "dealings": dealings,
+            "backends": len(backends),
+            "vacuumed": not autovacuum,
+            "results": results,
+            "archived": archived,
+            "redis_used_mb": round(info["used_memory"] / 1e6, 2),
+            "load": os.getloadavg()[0],
         }
 
     def profile(self, pids: list[int], label: str) -> None:
@@ -1119,9 +1286,15 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
             extra.append(f"{r['connect_retries']} connect retries")
         lines.append(
             f"{r['label']}: {r['samples']} latency samples, set-up {r['setup_s']:.1f} s, connect {r['connect_s']:.1f} s, "
-            f"{r['replaced']} new tables for winners' players, Celery CPU/s {r['cpu_celery']:.2f}"
+            f"{r['replaced']} new tables for winners' players, Celery CPU/s {r['cpu_celery']:.2f}, "
+            f"update frames {r['update_bytes_per_action']:.0f} bytes per action (three seats), "
+            f"Redis server CPU {r['redis_ms_per_action']:.2f} ms per action (the whole server: an upper bound), "
+            "per action in PostgreSQL: "
+            + ", ".join(f"{k} {v:.2f}" for k, v in r["db_rows_per_action"].items())
             + (f"; {'; '.join(extra)}" if extra else "")
         )
+    for r in rows:
+        lines += _soak_report(r)
     bar = [
         r for r in rows if r["tables"] == 300 and r["think"] == 0 and r["workers"] == args.workers
     ]
@@ -1138,6 +1311,39 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
             f"bar, think time p99 <= 100 ms: {'met' if worst <= 100 else 'NOT met'} (worst {worst:.1f} ms)"
         )
     return "\n".join(lines)
+
+
+def _soak_report(r: dict[str, Any]) -> list[str]:
+    """The soak's figures: latency per period, resident memory per process per sample,
+    the log's size; flat memory = within 10% of its first sample after the warm-up."""
+    samples = r["samples_taken"]
+    if not samples:
+        return []
+    lines = ["", f"soak {r['label']}: latency per period, every sample in the window", ""]
+    lines += ["| from minute | samples | p50 ms | p99 ms | max ms |", "|---:|---:|---:|---:|---:|"]
+    for p in r["p99_per_period"]:
+        lines.append(
+            f"| {p['from_min']:.0f} | {p['samples']} | {p['p50_ms']:.1f} | {p['p99_ms']:.1f} | {p['max_ms']:.0f} |"
+        )
+    names = list(samples[0]["rss_mb"])
+    lines += ["", "resident memory, MB (first sample, last, largest; change last/first):", ""]
+    lines += ["| process | first | last | largest | change |", "|---|---:|---:|---:|---:|"]
+    for name in names:
+        series = [s["rss_mb"].get(name, 0.0) for s in samples]
+        first, last = series[0], series[-1]
+        change = (last / first - 1) * 100 if first else float("nan")
+        lines.append(f"| {name} | {first:.1f} | {last:.1f} | {max(series):.1f} | {change:+.1f}% |")
+    lines += [
+        "",
+        "| minute | log rows | log MB | dealings | results | archived tables | Redis MB | load |",
+    ]
+    lines += ["|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for s in samples:
+        lines.append(
+            f"| {s['minute']:g} | {s['log_rows']} | {s['log_mb']} | {s['dealings']} | {s['results']} "
+            f"| {s['archived']} | {s['redis_used_mb']} | {s['load']:.2f} |"
+        )
+    return lines
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -1185,6 +1391,25 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="short matches: to this many points, without the barrel (random players never reach 1000)",
     )
     p.add_argument("--no-celery", action="store_true", help="without the Celery worker and beat")
+    p.add_argument(
+        "--sample",
+        type=float,
+        default=0.0,
+        help="the soak: every this many seconds of the window, print the resident memory of "
+        "every process and the log table's size (e.g. --window 1800 --sample 60)",
+    )
+    p.add_argument(
+        "--period",
+        type=float,
+        default=300.0,
+        help="the soak: latency reported per this many seconds",
+    )
+    p.add_argument(
+        "--retention",
+        type=int,
+        default=None,
+        help="GAMES_LOG_RETENTION_SECONDS for the stack (the archive task runs every minute)",
+    )
     p.add_argument(
         "--database-url",
         default=os.environ.get(

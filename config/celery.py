@@ -88,7 +88,7 @@ app.conf.update(
 app.autodiscover_tasks()
 
 
-@app.task(name="config.ping")
+@app.task(name="config.ping", ignore_result=False)
 def ping(payload: str) -> dict[str, object]:
     """Echo ``payload`` with the worker's pid: used by tests and to probe a worker."""
     return {"pong": payload, "pid": os.getpid()}

@@ -201,6 +201,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
+# Nobody waits for a task's return value (bots, clocks, results, ratings, tournaments):
+# storing them only grew the result backend. A task that is waited for says so itself
+# (config.ping).
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A message a worker took but never acknowledged (it died, or lost Redis while holding it)
 # goes back to its queue after visibility_timeout seconds: longer than any task runs or
@@ -328,9 +332,15 @@ TOURNAMENTS_EMAIL = env.bool("TOURNAMENTS_EMAIL", default=False)
 if DEBUG:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
+# Data that stays small (games/retention.py): a finished match's action log rows and
+# dealings are deleted this long after its end; its result's record keeps every action
+# and seed. The archive task runs every GAMES_ARCHIVE_SWEEP_SECONDS.
+GAMES_LOG_RETENTION_SECONDS = env.int("GAMES_LOG_RETENTION_SECONDS", default=3600)
+GAMES_ARCHIVE_SWEEP_SECONDS = 60.0
 # Periodic tasks: Celery beat on the full stack, games/scheduler.py's in-process beat in
 # the embedded default.
 CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 5.0},
+    "games-logs-archive": {"task": "games.logs_archive", "schedule": GAMES_ARCHIVE_SWEEP_SECONDS},
 }

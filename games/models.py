@@ -70,6 +70,9 @@ class Table(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Set when the retention task deleted the finished match's log rows and dealings
+    # (games/retention.py): from then on the result's record is the match's only copy.
+    log_archived_at = models.DateTimeField(_("log archived"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -78,6 +81,13 @@ class Table(models.Model):
         indexes = [
             models.Index(
                 fields=["deadline"], name="games_table_clock", condition=Q(status="playing")
+            ),
+            # The archive task's queue (games/retention.py): stays as small as the
+            # finished tables inside the retention time, however many there were.
+            models.Index(
+                fields=["finished_at"],
+                name="games_table_to_archive",
+                condition=Q(status="finished", log_archived_at__isnull=True),
             ),
         ]
         constraints = [

@@ -136,6 +136,22 @@ def dealing_revealed(dealing: Dealing) -> dict[str, Any]:
     }
 
 
+def revealed_dealings(table: Table, sheet: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every revealed dealing of a table: from its rows, or, once the retention task has
+    deleted them (games/retention.py), from the result's record (the dealer from the
+    score sheet: one row per deal)."""
+    if table.log_archived_at is None:
+        return [dealing_revealed(d) for d in Dealing.objects.filter(table=table, revealed=True).order_by("number")]
+    record = MatchResult.objects.values_list("record", flat=True).get(table_id=table.pk)
+    revealed = []
+    for number, deal in enumerate(record["deals"]):
+        kept = deal.get("dealing")
+        if kept is not None:
+            dealer = sheet[number]["dealer"] if number < len(sheet) else None
+            revealed.append({"number": number, "dealer": dealer, **kept})
+    return revealed
+
+
 def table_state_message(*, table_id: int, user: Any) -> dict[str, Any]:
     """The full state a connection of ``user`` gets on connect, on ``sync`` and after
     seats change: the table, the view of the seat ``user`` holds in the seats read here
@@ -171,9 +187,7 @@ def _state_message(table_id: int, user: Any) -> dict[str, Any]:
             message["view"] = state.match.view(seat).to_dict()
             message["sheet"] = list(state.sheet)
             message["dealing"] = next_dealing(table, state)
-        message["revealed"] = [
-            dealing_revealed(d) for d in Dealing.objects.filter(table=table, revealed=True).order_by("number")
-        ]
+        message["revealed"] = revealed_dealings(table, message["sheet"])
     else:
         message["dealing"] = next_dealing(table, None)
     if result is not None:

@@ -25,9 +25,10 @@ from django.db import connection
 from games.engine import Card, Match, Options, action_from_dict
 from games.engine.events import DealScored, DeclarerKnown, Event
 from games.engine.fair import deal_from_seeds
+from games.engine.record import dealt_cards
 
 from .errors import StaleVersion
-from .models import Dealing, Table, TableAction
+from .models import Dealing, MatchResult, Table, TableAction
 
 CACHE_SIZE = 2000  # tables per process; an evicted table is rebuilt from the log
 
@@ -304,10 +305,29 @@ def _build(table: Table) -> TableState:
     assert table.first_dealer is not None, "the table has not started"
     match = Match.empty(options, first_dealer=table.first_dealer)
     state = TableState(table_id=table.pk, version=0, match=match, dealing=-1)
+    if table.log_archived_at is not None:
+        _replay_record(state, table)
+        return state
     first = Dealing.objects.get(table_id=table.pk, number=0)
     state.start_dealing(first)
     _catch_up(state, table.version)
     return state
+
+
+def _replay_record(state: TableState, table: Table) -> None:
+    """A finished table whose log rows the retention task deleted (games/retention.py):
+    its state from the result's record, which holds every deal's cards and actions."""
+    record = MatchResult.objects.values_list("record", flat=True).get(table_id=table.pk)
+    players = state.match.players
+    for number, deal in enumerate(record["deals"]):
+        hands, talons = dealt_cards(deal, players, number)
+        state.dealing = number
+        state.note(state.match.start_deal(hands, talons))
+        for item in deal.get("actions", []):
+            state.apply(item["seat"], action_from_dict(item))
+            state.version += 1
+    if state.version != table.version:
+        raise RuntimeError(f"table {table.pk}: the record holds {state.version} of {table.version} actions")
 
 
 def catch_up(state: TableState, version: int) -> bool:

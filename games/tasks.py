@@ -7,8 +7,9 @@ deadline lives in the database.
 """
 
 from celery import shared_task
+from django.conf import settings
 
-from games import services
+from games import retention, services
 
 
 @shared_task(name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -19,3 +20,11 @@ def bot_play_turn(table_id: int, version: int) -> bool:
 @shared_task(name="games.clocks_sweep", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def clocks_sweep() -> int:
     return services.clocks_sweep()
+
+
+@shared_task(name="games.logs_archive", ignore_result=True)
+def logs_archive() -> int:
+    """Delete the log rows and dealings of finished matches past the retention time."""
+    # Most of the interval between two runs, so that the archive keeps up with the
+    # matches that end (docs/capacity.md), and never two runs at once.
+    return retention.logs_archive(budget=0.75 * settings.GAMES_ARCHIVE_SWEEP_SECONDS).tables

@@ -151,6 +151,6 @@ def test_a_finished_match_reports_its_reason_to_the_players() -> None:
         services.table_finish_now(table=table, finished_by=FinishedBy.TIME)
     from games import selectors
 
-    message = selectors.table_state_message(table_id=table.pk, seat=0)
+    message = selectors.table_state_message(table_id=table.pk, user=_users[0])
     assert message["result"]["finished_by"] == "time"
     assert message["table"]["status"] == "finished"
