@@ -5,8 +5,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import pytest
-
 from games import realtime
 from tests.integration.conftest import redis_layer
 from tests.integration.processes import free_port
