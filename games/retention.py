@@ -41,7 +41,7 @@ from django.utils import timezone
 
 from games import state as table_state
 
-from .models import Dealing, MatchResult, Table, TableAction
+from .models import Dealing, FinishedBy, MatchResult, Table, TableAction
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +72,13 @@ def tables_due(*, now: datetime, retention: timedelta) -> QuerySet[Table]:
     )
 
 
-def record_matches_rows(*, table: Table, record: dict[str, Any]) -> bool:
+def record_matches_rows(*, table: Table, record: dict[str, Any], cut: bool = False) -> bool:
     """The record holds what the rows to be deleted hold: one action per version, and
-    each revealed dealing's seeds."""
+    each revealed dealing's seeds. A match ``cut`` short (the clock, resignations, an
+    organiser) keeps its complete deals only: the deal in play was dropped, its cards
+    never shown, so its actions and its unrevealed dealing go with the log."""
     actions = sum(len(deal.get("actions", [])) for deal in record.get("deals", []))
-    if actions != table.version:
+    if actions != table.version and not (cut and actions <= table.version):
         return False
     deals = record.get("deals", [])
     for number, server_seed, client_seeds in Dealing.objects.filter(
@@ -100,10 +102,11 @@ def table_log_archive(*, table_id: int, now: datetime | None = None) -> tuple[in
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None or table.status != Table.Status.FINISHED or table.log_archived_at is not None:
             return None
-        record = MatchResult.objects.filter(table_id=table_id).values_list("record", flat=True).first()
-        if record is None:
+        found = MatchResult.objects.filter(table_id=table_id).values_list("record", "finished_by").first()
+        if found is None:
             return None
-        if not record_matches_rows(table=table, record=record):
+        record, finished_by = found
+        if not record_matches_rows(table=table, record=record, cut=finished_by != FinishedBy.WON):
             log.error("table %s: its record does not match its log; the log is kept", table_id)
             return None
         actions, _ = TableAction.objects.filter(table_id=table_id).delete()

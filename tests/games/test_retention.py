@@ -13,11 +13,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import retention, selectors, services, tasks
+from games import retention, scheduler, selectors, services, tasks
 from games import state as table_state
-from games.models import Dealing, MatchResult, Table, TableAction
+from games.models import Dealing, FinishedBy, MatchResult, Table, TableAction
 from ratings.models import Rating
-from tests.games.helpers import play_to_end, started_table
+from tests.games.helpers import committed, human_turn, open_table, play_to_end, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -71,8 +71,10 @@ def test_the_archive_leaves_a_match_inside_its_retention_time_alone(settings) ->
 
 
 def test_the_archive_leaves_playing_and_abandoned_tables_alone(settings) -> None:
+    # Abandoned: closed before it started, so it has no result (a match stopped in play
+    # ends with one and is archived like any other).
     playing, _ = started_table(preset="simple", options={"target": 300})
-    abandoned, _ = started_table(preset="simple", options={"target": 300})
+    abandoned, _ = open_table(preset="simple", options={"target": 300})
     services.table_abandon(table=abandoned)
     abandoned.refresh_from_db()
     before = (live_rows(playing), live_rows(abandoned))
@@ -192,3 +194,24 @@ def test_the_archive_task_is_on_the_beat_schedule(settings) -> None:
     entries = {e["task"]: e["schedule"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
 
     assert entries["games.logs_archive"] == settings.GAMES_ARCHIVE_SWEEP_SECONDS
+
+
+def test_a_match_cut_short_by_the_clock_is_archived_though_its_record_drops_the_deal_in_play(
+    settings,
+) -> None:
+    # Its record ends at the last complete deal (the deal in play is dropped, its cards
+    # never shown): the log rows beyond it go with the rest.
+    table, _ = started_table(preset="classic")
+    for _ in range(4):
+        with committed():
+            if scheduler.run_pending(limit=1):
+                continue
+        assert human_turn(table)
+    with committed():
+        services.table_finish_now(table=table, finished_by=FinishedBy.TIME)
+    table.refresh_from_db()
+    assert table.version > 0
+
+    done = after_retention(table, settings)
+
+    assert done.tables == 1 and live_rows(table) == (0, 0)
