@@ -234,3 +234,16 @@ def all_lines(options: dict[str, Any]) -> list[str]:
 def preset_label(preset: str) -> str:
     label = PRESET_LABELS.get(preset)
     return str(label) if label is not None else preset
+
+
+def preset_title(preset: str, options: dict[str, Any]) -> str:
+    """The table's rules in one line for its header: the preset's name alone when the
+    table keeps the preset's options, else "Classic with changes: …" naming every option
+    that differs, as the lobby lists them."""
+    changes = differences(preset, options)
+    if not changes:
+        return preset_label(preset)
+    return str(
+        _("%(preset)s with changes: %(changes)s")
+        % {"preset": preset_label(preset), "changes": "; ".join(changes)}
+    )

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import errors, selectors, services
 from games.models import Table
 from games.page_forms import BotForm, CreateTableForm, presets_json
-from games.page_options import all_lines, differences, preset_label, seat_label
+from games.page_options import all_lines, differences, preset_label, preset_title, seat_label
 from games.page_selectors import record_sheet, replay_deal
 from games.page_strings import table_strings
 
@@ -241,7 +241,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             ],
             "free": table.players - len(seats),
             "creator": user.is_authenticated and table.created_by_id == user.pk,
-            "preset": preset_label(table.preset),
+            "preset": preset_title(table.preset, table.options),
             "rules": summary["rules"],
             "differences": differences(table.preset, table.options),
             "invite": invite,
@@ -311,7 +311,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "table": table,
             "config": config,
             "strings": table_strings(),
-            "preset": preset_label(table.preset),
+            "preset": preset_title(table.preset, table.options),
             "record_url": reverse("api-table-record", args=[table.pk])
             + (f"?download=1&invite={invite}" if invite else "?download=1"),
         },
