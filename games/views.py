@@ -23,8 +23,15 @@ from django.views.decorators.http import require_GET, require_POST
 from games import errors, selectors, services
 from games.models import Table
 from games.page_forms import BotForm, CreateTableForm, presets_json
-from games.page_options import all_lines, differences, preset_label, preset_title, seat_label
-from games.page_selectors import record_sheet, replay_deal
+from games.page_options import (
+    BOT_LEVEL_HELP,
+    all_lines,
+    differences,
+    preset_label,
+    preset_title,
+    seat_label,
+)
+from games.page_selectors import bot_took_over_from, record_sheet, replay_deal
 from games.page_strings import table_strings
 
 LOBBY_POLL_SECONDS = 5
@@ -58,7 +65,12 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
             for t in selectors.table_list_for_user(user=user)
             if t.status in (Table.Status.OPEN, Table.Status.PLAYING)
         ]
-    return {"tables": tables, "my_tables": mine, "bot_form": BotForm()}
+    return {
+        "tables": tables,
+        "my_tables": mine,
+        "bot_form": BotForm(),
+        "bot_levels": [str(BOT_LEVEL_HELP[level]) for level in BOT_LEVEL_HELP],
+    }
 
 
 def play(request: HttpRequest) -> HttpResponse:
@@ -343,6 +355,12 @@ def my_matches(request: HttpRequest) -> HttpResponse:
         seats = {s.number: s for s in t.seats.all()}
         mine = next((s.number for s in seats.values() if s.user_id == request.user.pk), None)
         result = getattr(t, "result", None) if t.status == Table.Status.FINISHED else None
+        # A person who resigned or was away at the end: a bot played his seat from deal N.
+        bot_from = (
+            bot_took_over_from(table_id=t.pk, seat=mine)
+            if mine is not None and (seats[mine].resigned or seats[mine].away)
+            else None
+        )
         rows.append(
             {
                 "table": t,
@@ -355,6 +373,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
                 "score": result.final_scores[mine]
                 if result is not None and mine is not None
                 else None,
+                "bot_from": bot_from,
             }
         )
     return render(request, "games/matches.html", {"rows": rows})

@@ -8,7 +8,17 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.games.helpers import open_table
+from games import scheduler, services
+from games.models import Table
+from tests.factories import UserFactory
+from tests.games.helpers import (
+    committed,
+    current,
+    human_turn,
+    open_table,
+    play_to_end,
+    started_table,
+)
 
 db = pytest.mark.django_db
 
@@ -43,3 +53,70 @@ def test_table_header_says_only_the_preset_when_nothing_was_changed(client):
     text = header(client.get(reverse("games:table", args=[table.pk])).content.decode())
 
     assert "Classic" in text and "with changes" not in text
+
+
+def play_until_my_turn_in_deal(table: Table, *, deal: int) -> int:
+    """Run the bots and play the people (a basic bot's choice) until it is seat 0's turn in
+    deal ``deal`` (0-based dealing number) or later; returns that dealing."""
+    for _ in range(5000):
+        with committed():
+            if scheduler.run_pending(limit=1):
+                continue
+        state = current(table)
+        if state.match.to_act == 0 and state.dealing >= deal:
+            return state.dealing
+        assert human_turn(table), "nobody can move"
+    raise AssertionError("never got there")
+
+
+@db
+def test_my_matches_says_from_which_deal_a_bot_played_a_resigned_seat(client):
+    # Two people (when the last person resigns, the match is abandoned instead).
+    table, users = started_table(humans=2, bots=1, preset="simple", options={"target": 300})
+    dealing = play_until_my_turn_in_deal(table, deal=1)
+    with committed():
+        services.table_resign(table=table, user=users[0])
+    play_to_end(table)
+    client.force_login(users[0])
+
+    page = client.get(reverse("games:matches")).content.decode()
+
+    assert f"played by a bot from deal {dealing + 1}" in page
+
+
+@db
+def test_my_matches_says_nothing_of_bots_when_the_person_played_to_the_end(client):
+    table, users = started_table(humans=1, bots=2, preset="simple", options={"target": 300})
+    play_to_end(table)
+    client.force_login(users[0])
+
+    page = client.get(reverse("games:matches")).content.decode()
+
+    assert "played by a bot" not in page
+
+
+@db
+def test_the_lobby_explains_every_bot_level_and_warns_that_random_bots_may_never_finish(client):
+    client.force_login(UserFactory())
+
+    page = client.get(reverse("games:lobby")).content.decode()
+
+    levels = re.search(r'<ul class="help bot-levels">(.*?)</ul>', page, re.S)
+    assert levels is not None
+    items = re.findall(r"<li>(.*?)</li>", levels.group(1), re.S)
+    assert [i.split(":")[0] for i in items] == ["Random", "Basic", "Strong"]
+    assert "without ending" in items[0]
+    assert "a match may never end" in page  # the choice itself carries the note
+
+
+@db
+def test_play_against_bots_now_defaults_to_basic_bots_whose_matches_end(client):
+    user = UserFactory()
+    client.force_login(user)
+
+    client.post(reverse("games:play_bots"))
+
+    table = Table.objects.get(created_by=user)
+    assert set(table.seats.filter(user__isnull=True).values_list("bot_level", flat=True)) == {
+        "basic"
+    }
