@@ -120,3 +120,15 @@ def test_play_against_bots_now_defaults_to_basic_bots_whose_matches_end(client):
     assert set(table.seats.filter(user__isnull=True).values_list("bot_level", flat=True)) == {
         "basic"
     }
+
+
+@db
+def test_my_matches_dates_read_as_the_rest_of_the_site_with_the_time_zone(client):
+    table, users = started_table(humans=1, bots=2)
+    client.force_login(users[0])
+
+    page = client.get(reverse("games:matches")).content.decode()
+
+    moment = re.search(r'<time datetime="[^"]+">([^<]+)</time>', page)
+    assert moment is not None and moment.group(1).endswith(" UTC")
+    assert re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC", moment.group(1))
