@@ -124,7 +124,7 @@ def test_play_against_bots_now_defaults_to_basic_bots_whose_matches_end(client):
 
 @db
 def test_my_matches_dates_read_as_the_rest_of_the_site_with_the_time_zone(client):
-    table, users = started_table(humans=1, bots=2)
+    _table, users = started_table(humans=1, bots=2)
     client.force_login(users[0])
 
     page = client.get(reverse("games:matches")).content.decode()
