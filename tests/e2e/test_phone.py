@@ -56,3 +56,50 @@ def test_on_a_phone_a_tap_on_a_cards_centre_plays_that_card(pages):
     )
 
     assert target["card"] in before["hand"] and target["card"] not in state(page)["hand"]
+
+
+SEED_MATCHES = """
+from accounts.models import User
+from ratings.services import rating_apply_result
+from tests.factories import UserFactory
+from tests.ratings.helpers import finished_match
+me = User.objects.get(username="{username}")
+others = [UserFactory(display_name="A rather long display name"), UserFactory()]
+for seed in (1, 2):
+    rating_apply_result(result_id=finished_match([me, *others], seed=seed).pk)
+rating_apply_result(result_id=finished_match([me, others[0], "strong"], seed=3).pk)
+print(finished_match([me, *others], seed=4).table_id)
+"""
+
+WIDE = """() => {
+    const width = document.documentElement.clientWidth;
+    const over = [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > width + 1 && !el.closest(".sheet-wrap, .scroll-x"))
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 80));
+    return { scroll: document.documentElement.scrollWidth, width, over: over.slice(0, 5) };
+}"""
+
+
+def sideways(page: Any, path: str) -> dict[str, Any]:
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    result = page.evaluate(WIDE)
+    result["path"] = path
+    return result
+
+
+def test_no_page_of_the_sites_navigation_scrolls_sideways_on_a_phone(pages, e2e_server):
+    """Every page of the navigation, signed out and signed in with rated matches behind
+    him (a leaderboard, a player page and a profile with rows), at 390 px."""
+    out = pages.new(**PHONE)
+    page = pages.new(**PHONE)
+    username = sign_up(page)
+    e2e_server.manage("shell", "-c", SEED_MATCHES.format(username=username))
+    public = ["/", "/play/", "/tournaments/", "/leaderboards/", "/leaderboards/?provisional=1",
+              "/rules/", "/accounts/login/", "/accounts/signup/", f"/players/{username}/"]  # fmt: skip
+    signed_in = [*public, "/matches/", "/accounts/profile/"]
+
+    wide = [r for r in (sideways(out, p) for p in public) if r["scroll"] > r["width"]]
+    wide += [r for r in (sideways(page, p) for p in signed_in) if r["scroll"] > r["width"]]
+
+    assert wide == []
