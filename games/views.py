@@ -98,6 +98,9 @@ def _fail(request: HttpRequest, exc: errors.TableError) -> None:
 @require_POST
 def table_create(request: HttpRequest) -> HttpResponse:
     form = CreateTableForm(request.POST)
+    # A refused form comes back as 400 with its errors shown in the page (as the sign-up
+    # and profile forms do): the status says to scripts and tests that nothing was made;
+    # the browser's console notes the 400 as a failed resource, which the player never sees.
     if not form.is_valid():
         context = _lobby_context(request)
         context.update(form=form, presets=presets_json(), poll_seconds=LOBBY_POLL_SECONDS)

@@ -132,3 +132,14 @@ def test_my_matches_dates_read_as_the_rest_of_the_site_with_the_time_zone(client
     moment = re.search(r'<time datetime="[^"]+">([^<]+)</time>', page)
     assert moment is not None and moment.group(1).endswith(" UTC")
     assert re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC", moment.group(1))
+
+
+@db
+def test_a_refusal_shown_on_a_page_starts_with_a_capital_letter(client):
+    table, users = open_table(humans=1, bots=1, players=3)
+    client.force_login(users[0])
+
+    page = client.post(reverse("games:start", args=[table.pk]), follow=True).content.decode()
+
+    notice = re.search(r'<ul class="messages">\s*<li class="error">([^<]+)</li>', page)
+    assert notice is not None and notice.group(1)[0].isupper()
