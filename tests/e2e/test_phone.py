@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.steps import open_table_from_lobby, play_until, sign_up, state
+from tests.e2e.steps import (
+    open_table_from_lobby,
+    play_until,
+    seed_rated_matches,
+    sign_up,
+    state,
+)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -58,19 +64,6 @@ def test_on_a_phone_a_tap_on_a_cards_centre_plays_that_card(pages):
     assert target["card"] in before["hand"] and target["card"] not in state(page)["hand"]
 
 
-SEED_MATCHES = """
-from accounts.models import User
-from ratings.services import rating_apply_result
-from tests.factories import UserFactory
-from tests.ratings.helpers import finished_match
-me = User.objects.get(username="{username}")
-others = [UserFactory(display_name="A rather long display name"), UserFactory()]
-for seed in (1, 2):
-    rating_apply_result(result_id=finished_match([me, *others], seed=seed).pk)
-rating_apply_result(result_id=finished_match([me, others[0], "strong"], seed=3).pk)
-print(finished_match([me, *others], seed=4).table_id)
-"""
-
 WIDE = """() => {
     const width = document.documentElement.clientWidth;
     const over = [...document.querySelectorAll("body *")]
@@ -94,7 +87,7 @@ def test_no_page_of_the_sites_navigation_scrolls_sideways_on_a_phone(pages, e2e_
     out = pages.new(**PHONE)
     page = pages.new(**PHONE)
     username = sign_up(page)
-    e2e_server.manage("shell", "-c", SEED_MATCHES.format(username=username))
+    seed_rated_matches(e2e_server, username)
     public = ["/", "/play/", "/tournaments/", "/leaderboards/", "/leaderboards/?provisional=1",
               "/rules/", "/accounts/login/", "/accounts/signup/", f"/players/{username}/"]  # fmt: skip
     signed_in = [*public, "/matches/", "/accounts/profile/"]
