@@ -2,8 +2,9 @@
 """Screenshots of the game pages for docs/screenshots/ (``make screenshots``).
 
 Starts the same live server as the browser tests (tests/e2e/live.py), plays as a new
-player would in Chromium, and writes PNGs of the lobby, a table mid-deal, the score sheet
-and a replay, each on a desktop (1280×900) and a phone (390×844) screen.
+player would in Chromium, and writes PNGs of the lobby, a table mid-deal, the score sheet,
+a replay, a leaderboard and a player page, each on a desktop (1280×900) and a phone
+(390×844) screen.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tests.e2e.steps import (  # noqa: E402
     act_once,
     open_table_from_lobby,
     play_against_bots,
+    seed_rated_matches,
     sign_up,
     state,
 )
@@ -149,6 +151,18 @@ def main() -> int:
         for _ in range(14):
             phone.click("button[data-step=forward]")
         shoot(phone, out, "replay-phone", full=True)
+
+        # Rated matches behind her: the leaderboard (its default hides provisional
+        # players and says so) and her player page with the rating chart.
+        seed_rated_matches(server, "Olena")
+        page.goto("/leaderboards/?bots=0")
+        shoot(page, out, "leaderboard-desktop", full=True)
+        phone.goto("/leaderboards/?provisional=1")
+        shoot(phone, out, "leaderboard-phone", full=True)
+        page.goto("/players/Olena/")
+        shoot(page, out, "player-desktop", full=True)
+        phone.goto("/players/Olena/")
+        shoot(phone, out, "player-phone", full=True)
         browser.close()
     print(f"done in {time.monotonic() - started:.0f} s")
     return 0
