@@ -15,9 +15,12 @@ Part 1, quality (pure Python, no database):
   a match is drawn from the Plackett–Luce model with weights ``exp(spread · θ)``.
 
 Systems: the issue's plain Elo (K 32, 64 while provisional), the service's default
-(``ratings.elo.DEFAULT``: a K that shrinks with games), both with the final-score margin,
-and OpenSkill's Plackett–Luce model (``openskill``; ordered by μ, winner predicted with
-its ``predict_win``).
+(``ratings.elo.DEFAULT``: a K that shrinks with games), the default with the final-score
+margin, the default with a K floor of 8, a Glicko-1 rating deviation in place of the
+provisional K (two floors), and OpenSkill's Plackett–Luce model (``openskill``; ordered by
+μ, winner predicted with its ``predict_win``). Besides the checkpoints, each run's first
+third is scored match by match, each predicted before it is learnt from ("early loss"),
+and every system is compared with the default population by population (issue 17).
 
 Part 2, speed (PostgreSQL): ``--speed`` runs ``bench/ratings_speed.py`` after part 1
 (or run that script alone).
@@ -267,13 +270,19 @@ class OpenSkillSystem(System):
         return [float(x) for x in self.model.predict_win([[self.ratings[p]] for p in seats])]
 
 
+K_FLOOR_8 = replace(elo.DEFAULT, k_floor=8.0)
+"""Issue 17's first candidate: the default's K, but shrinking towards 8 instead of 16."""
+
+
 def systems(players: int, extra: Sequence[tuple[str, elo.EloConfig]] = ()) -> list[System]:
     margin = replace(elo.DEFAULT, margin_weight=1.0)
     out: list[System] = [
         EloSystem("plain Elo (K 32/64)", players, elo.PLAIN, margin=False),
         EloSystem("shrinking K (default)", players, elo.DEFAULT, margin=False),
         EloSystem("shrinking K + margin", players, margin),
-        GlickoSystem("rating deviation (Glicko)", players),
+        EloSystem("K floor 8", players, K_FLOOR_8, margin=False),
+        GlickoSystem("Glicko RD (floor 50)", players),
+        GlickoSystem("Glicko RD (floor 30)", players, floor=30.0, c=5.0),
         OpenSkillSystem(players),
     ]
     out[3:3] = [EloSystem(name, players, config) for name, config in extra]
@@ -290,6 +299,20 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return float(rho) if math.isfinite(rho) else 0.0
 
 
+EARLY = 0
+"""The results key (in place of a checkpoint) of the first third's prequential log loss."""
+
+
+def match_loss(system: System, m: Played) -> float:
+    """The log loss of one winner prediction (a shared first place counts for each of
+    its winners, weighted to one match)."""
+    probs = system.win_probabilities(m.seats)
+    firsts = [s for s, place in enumerate(m.places) if place == 1]
+    if not firsts:
+        return 0.0
+    return -sum(math.log(max(probs[s], 1e-12)) for s in firsts) / len(firsts)
+
+
 def predict(system: System, heldout: Sequence[Played]) -> tuple[float, float]:
     """Log loss (natural log) and accuracy of the winner predictions; a match with a
     shared first place counts for each of its winners, weighted to one match."""
@@ -298,8 +321,7 @@ def predict(system: System, heldout: Sequence[Played]) -> tuple[float, float]:
     for m in heldout:
         probs = system.win_probabilities(m.seats)
         firsts = [s for s, place in enumerate(m.places) if place == 1]
-        for s in firsts:
-            loss -= math.log(max(probs[s], 1e-12)) / len(firsts)
+        loss += match_loss(system, m)
         best = max(range(len(probs)), key=probs.__getitem__)
         hits += (best in firsts) / 1.0
     return loss / len(heldout), hits / len(heldout)
@@ -326,7 +348,14 @@ def evaluate(
     sys_list = systems(players, extra)
     games = [0] * players
     pending = list(checkpoints)
-    for m in train:
+    early = len(train) // 3
+    early_loss = {s.name: 0.0 for s in sys_list}
+    for index, m in enumerate(train):
+        if index < early:
+            # The first third of the run, each match predicted before it is learnt from
+            # (the phase where a newcomer's rating is still settling).
+            for s in sys_list:
+                early_loss[s.name] += match_loss(s, m) / early
         for s in sys_list:
             s.update(m)
         for p in m.seats:
@@ -340,6 +369,47 @@ def evaluate(
                 r.rho.append(rho)
                 r.loss.append(loss)
                 r.acc.append(acc)
+    for s in sys_list:
+        results.setdefault((s.name, EARLY), Scores([], [], [])).loss.append(early_loss[s.name])
+
+
+def summary(title: str, results: dict[tuple[str, int], Scores], checkpoints: Sequence[int], names: Sequence[str]) -> None:
+    """One line per system: Spearman (mean ± sd over the populations) at each checkpoint,
+    the held-out log loss at the first checkpoint and the first third's prequential log
+    loss (mean ± sd), the figures issue 17 decides on."""
+    print(f"\n{title}")
+    cps = " ".join(f"{'ρ@' + str(cp):>15}" for cp in checkpoints)
+    print(f"  {'system':<24} {cps} {'loss@' + str(checkpoints[0]):>9} {'early loss':>17}")
+    for name in names:
+        cells = []
+        for cp in checkpoints:
+            r = results.get((name, cp))
+            sd = statistics.stdev(r.rho) if r and len(r.rho) > 1 else 0.0
+            cells.append(f"{statistics.fmean(r.rho):>7.3f} ± {sd:<5.3f}" if r else f"{'':>15}")
+        first = results.get((name, checkpoints[0]))
+        e = results.get((name, EARLY))
+        esd = statistics.stdev(e.loss) if e and len(e.loss) > 1 else 0.0
+        loss = f"{statistics.fmean(first.loss):>9.4f}" if first else f"{'':>9}"
+        early = f"{statistics.fmean(e.loss):>8.4f} ± {esd:<6.4f}" if e else ""
+        print(f"  {name:<24} {' '.join(cells)} {loss} {early}")
+    base = "shrinking K (default)"
+    print("\n  paired with the default, population by population (mean ± sd of the differences; "
+          "ρ up is better, loss down is better):")  # fmt: skip
+    print(f"  {'system':<24} {'Δρ@' + str(checkpoints[0]):>17} {'Δρ@' + str(checkpoints[-1]):>17} "
+          f"{'Δloss@' + str(checkpoints[0]):>19} {'Δearly loss':>19}")  # fmt: skip
+    for name in names:
+        if name == base:
+            continue
+        cells = []
+        for key, field in ((checkpoints[0], "rho"), (checkpoints[-1], "rho"), (checkpoints[0], "loss"), (EARLY, "loss")):
+            mine, theirs = results.get((name, key)), results.get((base, key))
+            if not mine or not theirs:
+                cells.append(f"{'':>17}")
+                continue
+            diffs = [a - b for a, b in zip(getattr(mine, field), getattr(theirs, field), strict=True)]
+            sd = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
+            cells.append(f"{statistics.fmean(diffs):>+8.4f} ± {sd:<7.4f}")
+        print(f"  {name:<24} {' '.join(cells)}")
 
 
 def table(title: str, results: dict[tuple[str, int], Scores], checkpoints: Sequence[int], names: Sequence[str]) -> None:
@@ -452,6 +522,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"bots: {', '.join(p.name for p in players)} (strongest first); {args.reps} populations, "
               f"{time.perf_counter() - t0:.0f} s in all; matches without a winner in {MAX_DEALS} deals: {undecided}")  # fmt: skip
         table("Part 1a: bots playing Thousand (mean over populations; Spearman ± sd)", results, args.checkpoints, names)
+        summary(f"Part 1a in one line each (populations {', '.join(str(1000 + r) for r in range(args.reps))} are the schedule seeds)",
+                results, args.checkpoints, names)  # fmt: skip
 
     if not args.skip_synthetic:
         t0 = time.perf_counter()
@@ -460,6 +532,7 @@ def main(argv: Sequence[str] | None = None) -> None:
               f"{args.synthetic_reps} populations, {args.synthetic_heldout} held-out matches each "
               f"({time.perf_counter() - t0:.0f} s)")  # fmt: skip
         table("Part 1b: synthetic Plackett–Luce population (no scores, so the margin is off)", results, args.checkpoints, names)
+        summary("Part 1b in one line each", results, args.checkpoints, names)
 
     if args.speed:
         import shlex

@@ -179,11 +179,28 @@ MOVE_SECONDS_CHOICES = (
     (120, _("2 minutes a move (relaxed)")),
 )
 BOT_LEVEL_LABELS: dict[str, Promise] = {
-    "random": _("random (plays any legal card)"),
+    "random": _("random (any legal card; a match may never end)"),
     "basic": _("basic"),
     "strong": _("strong"),
 }
 
+
+BOT_LEVEL_HELP: dict[str, Promise] = {
+    "random": _(
+        "Random: plays any legal card, instantly. For a first look at the table only: "
+        "nobody plays well enough to reach 1000 from the barrel, so a match against random "
+        "bots can go on for an hour and more without ending."
+    ),
+    "basic": _(
+        "Basic: plays by rules of thumb (counts its sure tricks, bids what its hand can "
+        "make), in a blink. A fair first opponent; its matches end like anyone's."
+    ),
+    "strong": _(
+        "Strong: before each move tries hundreds of ways the unseen cards may lie, about a "
+        "third of a second a move. The hardest opponent here."
+    ),
+}
+"""What each bot level is like, for the lobby: how well it plays and how fast."""
 
 BOT_LEVEL_WORDS: dict[str, Promise] = {
     "random": pgettext_lazy("bot level", "random"),
@@ -234,3 +251,16 @@ def all_lines(options: dict[str, Any]) -> list[str]:
 def preset_label(preset: str) -> str:
     label = PRESET_LABELS.get(preset)
     return str(label) if label is not None else preset
+
+
+def preset_title(preset: str, options: dict[str, Any]) -> str:
+    """The table's rules in one line for its header: the preset's name alone when the
+    table keeps the preset's options, else "Classic with changes: …" naming every option
+    that differs, as the lobby lists them."""
+    changes = differences(preset, options)
+    if not changes:
+        return preset_label(preset)
+    return str(
+        _("%(preset)s with changes: %(changes)s")
+        % {"preset": preset_label(preset), "changes": "; ".join(changes)}
+    )

@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine import Match, Options, action_from_dict, parse_card
 from games.engine.cards import mask_cards
+from games.models import TableAction
 from games.state import TableState
 
 # The spectator view carries these too; a replay frame does not need them.
@@ -85,3 +86,22 @@ def replay_deal(record: dict[str, Any], number: int) -> dict[str, Any]:
         "talons": talons,
         "frames": frames,
     }
+
+
+def bot_took_over_from(*, table_id: int, seat: int) -> int | None:
+    """The deal (1-based, as the score sheet numbers them, redeals included) from which a
+    bot played a person's seat to the end, read from the action log: the dealing of the
+    seat's first bot-played action after its last own action. ``None`` when the person
+    played the seat's last action himself (or the seat never acted)."""
+    actions = TableAction.objects.filter(table_id=table_id, seat=seat)
+    last_own = (
+        actions.filter(source=TableAction.Source.HUMAN)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    after = actions.exclude(source=TableAction.Source.HUMAN)
+    if last_own is not None:
+        after = after.filter(version__gt=last_own)
+    dealing = after.order_by("version").values_list("dealing", flat=True).first()
+    return None if dealing is None else dealing + 1

@@ -62,6 +62,7 @@ def table_strings() -> dict[str, object]:
         "away": _("away"),
         "resigned": _("resigned"),
         "offline_short": _("offline"),
+        "thinking": _("thinking…"),
         "score": _("Score"),
         "bolts_n": _plural(lambda n: ngettext("{n} bolt", "{n} bolts", n)),
         "on_barrel": _("On the barrel"),
@@ -98,6 +99,10 @@ def table_strings() -> dict[str, object]:
         "your_turn": _("Your turn"),
         "prompt_dark": _("Your turn: play dark (a blind 120) or look at your cards?"),
         "prompt_bid": _("Your turn to bid: raise or pass."),
+        "prompt_pass_only": _("Your turn to bid: only Pass is open to you."),
+        "prompt_pass_only_marriage": _(
+            "Your turn to bid: only Pass is open to you — raising past 120 needs a marriage in your hand."
+        ),
         "prompt_talon": _("Choose one of the two talons."),
         "prompt_give": _("Give one card to each opponent: pick a card, then whom to give it to."),
         "prompt_give_one": _("Give one card to {name}: pick a card."),
@@ -139,6 +144,9 @@ def table_strings() -> dict[str, object]:
         "outcome_redeal": _("redeal"),
         "bolt": _("bolt"),
         "samosval": _("samosval"),
+        "sheet_not_counted": _("on the barrel: attempt {n} of {of}, not counted"),
+        "sheet_fell": _("fell off {delta}"),
+        "sheet_fell_help": _("Fell off the barrel: {score}."),
         "line_dealer": _("Dealer: {name}."),
         "line_bid": _("{name} won the bidding at {bid}."),
         "line_redeal": _("Redeal asked for a weak hand; nothing is scored."),

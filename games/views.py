@@ -23,8 +23,15 @@ from django.views.decorators.http import require_GET, require_POST
 from games import errors, selectors, services
 from games.models import MatchResult, Table
 from games.page_forms import BotForm, CreateTableForm, presets_json
-from games.page_options import all_lines, differences, preset_label, seat_label
-from games.page_selectors import record_sheet, replay_deal
+from games.page_options import (
+    BOT_LEVEL_HELP,
+    all_lines,
+    differences,
+    preset_label,
+    preset_title,
+    seat_label,
+)
+from games.page_selectors import bot_took_over_from, record_sheet, replay_deal
 from games.page_strings import table_strings
 
 LOBBY_POLL_SECONDS = 5
@@ -58,7 +65,12 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
             for t in selectors.table_list_for_user(user=user)
             if t.status in (Table.Status.OPEN, Table.Status.PLAYING)
         ]
-    return {"tables": tables, "my_tables": mine, "bot_form": BotForm()}
+    return {
+        "tables": tables,
+        "my_tables": mine,
+        "bot_form": BotForm(),
+        "bot_levels": [str(BOT_LEVEL_HELP[level]) for level in BOT_LEVEL_HELP],
+    }
 
 
 def play(request: HttpRequest) -> HttpResponse:
@@ -86,6 +98,9 @@ def _fail(request: HttpRequest, exc: errors.TableError) -> None:
 @require_POST
 def table_create(request: HttpRequest) -> HttpResponse:
     form = CreateTableForm(request.POST)
+    # A refused form comes back as 400 with its errors shown in the page (as the sign-up
+    # and profile forms do): the status says to scripts and tests that nothing was made;
+    # the browser's console notes the 400 as a failed resource, which the player never sees.
     if not form.is_valid():
         context = _lobby_context(request)
         context.update(form=form, presets=presets_json(), poll_seconds=LOBBY_POLL_SECONDS)
@@ -241,7 +256,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             ],
             "free": table.players - len(seats),
             "creator": user.is_authenticated and table.created_by_id == user.pk,
-            "preset": preset_label(table.preset),
+            "preset": preset_title(table.preset, table.options),
             "rules": summary["rules"],
             "differences": differences(table.preset, table.options),
             "invite": invite,
@@ -318,7 +333,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "table": table,
             "config": config,
             "strings": table_strings(),
-            "preset": preset_label(table.preset),
+            "preset": preset_title(table.preset, table.options),
             "ending": _ending(table),
             "record_url": reverse("api-table-record", args=[table.pk])
             + (f"?download=1&invite={invite}" if invite else "?download=1"),
@@ -351,6 +366,12 @@ def my_matches(request: HttpRequest) -> HttpResponse:
         seats = {s.number: s for s in t.seats.all()}
         mine = next((s.number for s in seats.values() if s.user_id == request.user.pk), None)
         result = getattr(t, "result", None) if t.status == Table.Status.FINISHED else None
+        # A person who resigned or was away at the end: a bot played his seat from deal N.
+        bot_from = (
+            bot_took_over_from(table_id=t.pk, seat=mine)
+            if mine is not None and (seats[mine].resigned or seats[mine].away)
+            else None
+        )
         rows.append(
             {
                 "table": t,
@@ -364,6 +385,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
                 if result is not None and mine is not None
                 else None,
                 "ending": result.ending() if result is not None else "",
+                "bot_from": bot_from,
             }
         )
     return render(request, "games/matches.html", {"rows": rows})

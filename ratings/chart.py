@@ -34,8 +34,24 @@ def _nice_step(span: float) -> float:
     return 2000.0
 
 
-def rating_chart_svg(series: Sequence[Series], *, title: str, empty_text: str) -> str:
-    """One line per pool over a shared time axis; y gridlines at round ratings."""
+FEW = 3
+"""A series of at most this many points (the start and two matches) is drawn as points."""
+
+
+def rating_chart_svg(
+    series: Sequence[Series],
+    *,
+    title: str,
+    empty_text: str,
+    start_label: str = "start",
+    match_label: str = "match {n}",
+) -> str:
+    """One line per pool over a shared time axis; y gridlines at round ratings.
+
+    While every pool has at most two matches (a series' first point is the rating before
+    its first match) the x axis counts matches instead of time — a first match seen on a
+    time axis is a vertical line between two equal dates — and each point is drawn and
+    labelled: ``start_label``, then ``match_label`` with ``{n}`` the match number."""
     drawn = [s for s in series if s.points]
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -47,7 +63,11 @@ def rating_chart_svg(series: Sequence[Series], *, title: str, empty_text: str) -
             head + f'<text x="{WIDTH / 2}" y="{HEIGHT / 2}" text-anchor="middle" '
             f'font-size="14" fill="#666">{escape(empty_text)}</text></svg>'
         )
-    times = [t.timestamp() for s in drawn for t, _ in s.points]
+    by_match = all(len(s.points) <= FEW for s in drawn)
+    if by_match:
+        times = [float(i) for s in drawn for i in range(len(s.points))]
+    else:
+        times = [t.timestamp() for s in drawn for t, _ in s.points]
     values = [v for s in drawn for _, v in s.points]
     t0, t1 = min(times), max(times)
     lo, hi = min(values), max(values)
@@ -75,19 +95,54 @@ def rating_chart_svg(series: Sequence[Series], *, title: str, empty_text: str) -
             f'<text x="{PAD_LEFT - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11" fill="#555">{v:.0f}</text>'
         )
         v += step
-    first, last = min(t for s in drawn for t, _ in s.points), max(t for s in drawn for t, _ in s.points)
-    parts.append(
-        f'<text x="{PAD_LEFT}" y="{HEIGHT - 8}" font-size="11" fill="#555">{first:%Y-%m-%d}</text>'
-        f'<text x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 8}" text-anchor="end" font-size="11" fill="#555">{last:%Y-%m-%d}</text>'
-    )
+    if by_match:
+        for i in range(int(t1) + 1):
+            label = start_label if i == 0 else match_label.replace("{n}", str(i))
+            parts.append(
+                f'<text class="axis-match" x="{x(float(i)):.1f}" y="{HEIGHT - 8}" text-anchor="middle" '
+                f'font-size="11" fill="#555">{escape(label)}</text>'
+            )
+    else:
+        first = min(t for s in drawn for t, _ in s.points)
+        last = max(t for s in drawn for t, _ in s.points)
+        dates = [f"{first:%Y-%m-%d}"] + (
+            [f"{last:%Y-%m-%d}"] if f"{last:%Y-%m-%d}" != f"{first:%Y-%m-%d}" else []
+        )
+        parts.append(
+            f'<text class="axis-date" x="{PAD_LEFT}" y="{HEIGHT - 8}" font-size="11" fill="#555">{dates[0]}</text>'
+        )
+        if len(dates) > 1:
+            parts.append(
+                f'<text class="axis-date" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 8}" text-anchor="end" '
+                f'font-size="11" fill="#555">{dates[1]}</text>'
+            )
     for s in drawn:
         colour = s.colour
-        coords = " ".join(f"{x(t.timestamp()):.1f},{y(v):.1f}" for t, v in s.points)
-        parts.append(
-            f'<polyline class="rating-line" data-players="{s.players}" fill="none" stroke="{colour}" '
-            f'stroke-width="2" points="{coords}"><title>{escape(s.label)}</title></polyline>'
+        xs = (
+            [float(i) for i in range(len(s.points))]
+            if by_match
+            else [t.timestamp() for t, _ in s.points]
         )
-        lt, lv = s.points[-1]
-        parts.append(f'<circle cx="{x(lt.timestamp()):.1f}" cy="{y(lv):.1f}" r="3" fill="{colour}"/>')
+        coords = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, (_, v) in zip(xs, s.points, strict=True))
+        if len(s.points) > FEW or not by_match:
+            parts.append(
+                f'<polyline class="rating-line" data-players="{s.players}" fill="none" stroke="{colour}" '
+                f'stroke-width="2" points="{coords}"><title>{escape(s.label)}</title></polyline>'
+            )
+        if len(s.points) <= FEW:
+            # Few points: each one drawn, the matches numbered beside them.
+            for i, (t, (_, v)) in enumerate(zip(xs, s.points, strict=True)):
+                parts.append(
+                    f'<circle class="rating-point" data-players="{s.players}" cx="{x(t):.1f}" cy="{y(v):.1f}" '
+                    f'r="4" fill="{colour}"><title>{escape(s.label)}: {v:.0f}</title></circle>'
+                )
+                if i:
+                    parts.append(
+                        f'<text class="point-label" x="{x(t) + 6:.1f}" y="{y(v) - 6:.1f}" font-size="11" '
+                        f'fill="{colour}">{escape(match_label.replace("{n}", str(i)))}: {v:.0f}</text>'
+                    )
+        else:
+            lt, lv = xs[-1], s.points[-1][1]
+            parts.append(f'<circle cx="{x(lt):.1f}" cy="{y(lv):.1f}" r="3" fill="{colour}"/>')
     parts.append("</svg>")
     return "".join(parts)

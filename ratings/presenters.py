@@ -29,9 +29,17 @@ def profile_context(user: Any) -> dict[str, Any]:
         changes = [c for c in history if c.players == players]
         if not changes:
             continue
-        points = [(changes[0].played_at, changes[0].before)] + [(c.played_at, c.after) for c in changes]
+        points = [(changes[0].played_at, changes[0].before)] + [
+            (c.played_at, c.after) for c in changes
+        ]
         series.append(Series(players, _("%(n)d players") % {"n": players}, points))
-    chart = rating_chart_svg(series, title=_("Rating over time"), empty_text=_("No rated matches yet."))
+    chart = rating_chart_svg(
+        series,
+        title=_("Rating over time"),
+        empty_text=_("No rated matches yet."),
+        start_label=_("start"),
+        match_label=_("match {n}"),
+    )
     recent = [
         {"change": c, "replay_url": replay_url(getattr(c, "table_id", 0))}
         for c in selectors.player_recent_matches(user=user, limit=RECENT)

@@ -3,6 +3,7 @@ query, call selectors, render)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -35,6 +36,16 @@ def board_from_query(query: Any) -> selectors.Board:
     )
 
 
+def _with(query: Any, **changes: str) -> str:
+    """The query string with ``changes`` set (and no page: a new list starts at 1)."""
+    out = query.copy()
+    out.pop("page", None)
+    out.pop("me", None)
+    for key, value in changes.items():
+        out[key] = value
+    return str(out.urlencode())
+
+
 def leaderboards(request: HttpRequest) -> HttpResponse:
     board = board_from_query(request.GET)
     mine = selectors.player_rank(user=request.user, board=selectors.Board(
@@ -47,6 +58,12 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     if request.GET.get("me") and mine is not None and not board.search:
         number = selectors.page_of_rank(mine.rank, PER_PAGE)
     total = selectors.leaderboard_size(board=board)
+    # What the switches hide from this board, so that a board that looks empty says why.
+    hidden_provisional = (
+        0
+        if board.provisional
+        else selectors.leaderboard_size(board=replace(board, provisional=True)) - total
+    )
     page = Paginator(range(total), PER_PAGE).get_page(number)
     rows = selectors.leaderboard(board=board, offset=max(page.start_index() - 1, 0), limit=PER_PAGE)
     query = request.GET.copy()
@@ -59,6 +76,8 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
             "board": board,
             "rows": rows,
             "total": total,
+            "hidden_provisional": hidden_provisional,
+            "show_provisional_query": _with(request.GET, provisional="1"),
             "page": page,
             "mine": mine,
             "query": query.urlencode(),

@@ -2,8 +2,9 @@
 """Screenshots of the game pages for docs/screenshots/ (``make screenshots``).
 
 Starts the same live server as the browser tests (tests/e2e/live.py), plays as a new
-player would in Chromium, and writes PNGs of the lobby, a table mid-deal, the score sheet
-and a replay, each on a desktop (1280×900) and a phone (390×844) screen; then a club
+player would in Chromium, and writes PNGs of the lobby, a table mid-deal, the score sheet,
+a replay, a leaderboard and a player page, each on a desktop (1280×900) and a phone
+(390×844) screen; then a club
 evening (docs/tournaments.md): the organiser's admin list during a round, and a player's
 table after the round's time limit ended it. ``--only tournaments`` takes just those two.
 """
@@ -26,6 +27,7 @@ from tests.e2e.steps import (  # noqa: E402
     act_once,
     open_table_from_lobby,
     play_against_bots,
+    seed_rated_matches,
     sign_in,
     sign_up,
     state,
@@ -165,6 +167,18 @@ def game_pages(browser: Any, server: Any, out: Path) -> None:
         for _ in range(14):
             phone.click("button[data-step=forward]")
         shoot(phone, out, "replay-phone", full=True)
+
+        # Rated matches behind her: the leaderboard (its default hides provisional
+        # players and says so) and her player page with the rating chart.
+        seed_rated_matches(server, "Olena")
+        page.goto("/leaderboards/?bots=0")
+        shoot(page, out, "leaderboard-desktop", full=True)
+        phone.goto("/leaderboards/?provisional=1")
+        shoot(phone, out, "leaderboard-phone", full=True)
+        page.goto("/players/Olena/")
+        shoot(page, out, "player-desktop", full=True)
+        phone.goto("/players/Olena/")
+        shoot(phone, out, "player-phone", full=True)
 
 
 def club_evening(browser: Any, server: Any, out: Path) -> None:

@@ -211,9 +211,17 @@ function seatPanel(env, seat, pos) {
     h("div", { class: "seat-head" }, h("span", { class: "name" }, name(seat), seat === me ? h("span", { class: "you" }, ` (${t("you")})`) : null), chips),
     h("div", { class: "seat-score" }, scoreRow),
     dealLine.length ? h("div", { class: "seat-deal" }, dealLine) : null,
-    toAct ? h("div", { class: "clock", dataset: { seat } }, clockText(model)) : null,
+    toAct ? seatClock(model, seat, bot || info.away, t) : null,
     cards,
   );
+}
+
+/** A person's seat shows his move clock; a bot (or a bot playing for someone who is
+ * away) shows "thinking…": its clock is only the server's safety net, not a time limit
+ * anyone plays against. */
+function seatClock(model, seat, bot, t) {
+  if (bot) return h("div", { class: "clock thinking", dataset: { seat } }, t("thinking"));
+  return h("div", { class: "clock", dataset: { seat } }, clockText(model));
 }
 
 /** The seat's last call this deal: a number, null for a pass, undefined for none. */
@@ -332,7 +340,12 @@ function promptText({ view, legal, t, name, model, me, ctx }) {
   if (view.to_act !== me || !legal.length) return t("waiting_for", { name: name(view.to_act) });
   const types = new Set(legal.map((a) => a.type));
   if (types.has("dark")) return t("prompt_dark");
-  if (types.has("bid") || (types.has("pass") && view.phase === "bidding")) return t("prompt_bid");
+  if (types.has("bid")) return t("prompt_bid");
+  if (types.has("pass") && view.phase === "bidding") {
+    // Only Pass is offered: say why rather than "raise or pass" (§2.2: a bid above 120
+    // needs a marriage in the bidder's hand, and nobody can raise past his cap).
+    return t((view.bid ?? 0) >= 120 ? "prompt_pass_only_marriage" : "prompt_pass_only");
+  }
   if (types.has("choose_talon")) return t("prompt_talon");
   if (types.has("give")) {
     const left = new Set(legal.filter((a) => a.type === "give").map((a) => a.to));
@@ -462,7 +475,10 @@ function hand(env) {
     }
     return h("span", { class: classes.join(" "), role: "img", "aria-label": label, title, dataset: { card } }, cardSvg(card), extra);
   });
-  const out = [h("div", { class: `cards n-${cards.length}` }, cards)];
+  // On a phone the hand lies in two rows of cards side by side (none covers another),
+  // so a tap lands on the card it looks like it lands on; `--per-row` sets the rows.
+  const perRow = cards.length <= 6 ? cards.length : Math.ceil(cards.length / 2);
+  const out = [h("div", { class: `cards n-${cards.length}`, style: `--per-row: ${perRow}` }, cards)];
   if (me !== null && view.phase === "play" && !view.trick?.length && legal.some((a) => a.type === "play") && marriage.size) {
     out.push(h("p", { class: "hint" }, t("marriage_hint")));
   }
@@ -515,7 +531,7 @@ export function clockText(model) {
 }
 
 function tickClock(container, model) {
-  for (const el of container.querySelectorAll(".clock")) {
+  for (const el of container.querySelectorAll(".clock:not(.thinking)")) {
     el.textContent = clockText(model);
     const left = model.clock?.deadline ? (model.clock.deadline - Date.now()) / 1000 : 99;
     el.classList.toggle("low", left < 10);

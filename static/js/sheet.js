@@ -8,6 +8,8 @@ import { h, signed } from "./dom.js";
 
 export const round5 = (x) => 5 * Math.floor((x + 2) / 5);
 
+const BARREL_ATTEMPTS = 3;
+const BARREL_SCORE = 880;
 const OUTCOME_MARK = { made: "✓", failed: "✗", written_off: "✎", redeal: "↺" };
 
 /**
@@ -96,11 +98,35 @@ function contractCell(row, name, t) {
   );
 }
 
+/** What the rules did with a seat's deal on the barrel (§3 step 2): the attempt it used
+ * (its points are not counted) and the fall, if this deal ended the sitter's stay. */
+export function barrelFate(row, seat) {
+  const notes = (row.notes || []).filter((n) => n.seat === seat);
+  const attempt = notes.find((n) => n.type === "barrel_attempt") || null;
+  const fell = notes.find((n) => n.type === "barrel_fell" && n.reason !== "simultaneous") || null;
+  return { attempt, fell };
+}
+
 function scoreCell(row, seat, line, t) {
   const cell = h("td", { class: "seat-col" });
   const total = row.scores ? row.scores[seat] : null;
+  const { attempt, fell } = barrelFate(row, seat);
   if (line && row.outcome !== "redeal") {
-    cell.append(h("span", { class: `delta ${line.delta < 0 ? "neg" : ""}` }, signed(line.delta)));
+    if (attempt) {
+      // On the barrel the deal's own points do not count: shown in brackets, struck.
+      const why = t("sheet_not_counted", { n: attempt.attempts, of: BARREL_ATTEMPTS });
+      cell.append(h("span", { class: "delta not-counted", title: why },
+        h("s", {}, `(${signed(line.delta)})`), h("span", { class: "visually-hidden" }, ` ${why}`)));
+    } else {
+      cell.append(h("span", { class: `delta ${line.delta < 0 ? "neg" : ""}` }, signed(line.delta)));
+    }
+  }
+  if (fell) {
+    // The fall is its own line: what the score really lost.
+    // A sitter's score is 880 until he falls (to 760, or to 0 on a third fall).
+    const penalty = fell.score - BARREL_SCORE;
+    cell.append(h("span", { class: "delta neg fall", title: t("sheet_fell_help", { score: fell.score }) },
+      t("sheet_fell", { delta: signed(penalty) })));
   }
   cell.append(h("span", { class: "total" }, total ?? ""));
   if (line && line.bolts > 0) {

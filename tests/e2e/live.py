@@ -57,7 +57,8 @@ class LiveServer:
         self.bot_delay = bot_delay
         self.tmp = tempfile.TemporaryDirectory(prefix="thousand-e2e-")
         self.log_path = log_path or Path(self.tmp.name) / "server.log"
-        self.port = free_port()
+        # E2E_PORT: a fixed port (a shared machine may reserve a range for each person).
+        self.port = int(os.environ.get("E2E_PORT") or 0) or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.env: dict[str, str] = {}

@@ -132,3 +132,23 @@ def api_call(page: Any, token: str, method: str, path: str) -> Any:
     response = page.request.fetch(path, method=method, headers={"Authorization": f"Token {token}"})
     assert response.ok, f"{method} {path}: {response.status} {response.text()}"
     return response.json()
+
+
+SEED_MATCHES = """
+from accounts.models import User
+from ratings.services import rating_apply_result
+from tests.factories import UserFactory
+from tests.ratings.helpers import finished_match
+me = User.objects.get(username="{username}")
+others = [UserFactory(display_name="A rather long display name"), UserFactory()]
+for seed in (1, 2):
+    rating_apply_result(result_id=finished_match([me, *others], seed=seed).pk)
+rating_apply_result(result_id=finished_match([me, others[0], "strong"], seed=3).pk)
+"""
+
+
+def seed_rated_matches(server: Any, username: str) -> None:
+    """Three rated matches of three for ``username`` (two with people, one with a strong
+    bot), written on the live server's database by its own code (tests.ratings.helpers),
+    so that leaderboards, a player page and a profile have rows."""
+    server.manage("shell", "-c", SEED_MATCHES.format(username=username))

@@ -161,4 +161,5 @@ def test_a_rated_match_at_a_live_table_reaches_the_leaderboard_and_the_chart_thr
     board = client.get("/leaderboards/?provisional=1").content.decode()
     profile = client.get(f"/players/{ann.username}/").content.decode()
     assert "ratings.apply_result" in log.read_text()  # the worker ran it, not this process
-    assert ann.get_display_name() in board and 'class="rating-line" data-players="3"' in profile
+    # One match: the profile's chart draws its points (a line from three matches on).
+    assert ann.get_display_name() in board and 'class="rating-point" data-players="3"' in profile

@@ -44,7 +44,7 @@ def test_leaderboard_ignores_bad_switches(client: Client) -> None:
 
 def test_player_page_draws_the_rating_chart(client: Client) -> None:
     a, b, c = UserFactory(username="ann"), UserFactory(), UserFactory()
-    play([a, b, c], 2)
+    play([a, b, c], 3)  # from three matches on a line (one or two are drawn as points)
     page = client.get("/players/ann/").content.decode()
     assert 'class="rating-line" data-players="3"' in page
 
