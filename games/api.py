@@ -15,7 +15,7 @@ from drf_spectacular.utils import (
     extend_schema,
     inline_serializer,
 )
-from rest_framework import exceptions, permissions, serializers, status
+from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -116,21 +116,9 @@ def table_data(table: Table, user: Any) -> dict[str, Any]:
 
 
 class TableAPIView(APIView):
-    """Maps table errors and DRF's own errors to the one error shape."""
+    """Table errors and DRF's own errors take the one error shape (config.api_errors)."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, errors.TableError):
-            return Response({"error": {"code": exc.code, "message": exc.message}}, status=exc.status)
-        response = super().handle_exception(exc)
-        if isinstance(exc, exceptions.ValidationError):
-            response.data = {
-                "error": {"code": "malformed", "message": "the input is not valid", "fields": exc.detail}
-            }
-        elif isinstance(exc, exceptions.APIException):
-            response.data = {"error": {"code": exc.default_code, "message": str(exc.detail)}}
-        return response
 
     def table(self, table_id: int) -> Table:
         return selectors.table_get(table_id=table_id)

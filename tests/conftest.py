@@ -65,3 +65,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's synchronous API keeps an event loop in the
     main thread until the session ends, and every asyncio test after it would fail."""
     items.sort(key=lambda item: "/tests/e2e/" in str(item.path))
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Throttles and sign-in limits count in the cache (Redis when REDIS_URL is set): each
+    test starts with none of this project's keys (other users of the Redis keep theirs)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    default = caches["default"]
+    if isinstance(default, RedisCache):
+        client = default._cache.get_client(None, write=True)
+        keys = list(client.scan_iter(f"{default.key_prefix}:*"))
+        if keys:
+            client.delete(*keys)
+    else:
+        default.clear()
