@@ -9,6 +9,7 @@ the websocket (docs/protocol.md).
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -208,7 +209,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = selectors.seat_of(table_id=table.pk, user=user)
     seats = list(table.seats.select_related("user"))
     by_number = {s.number: s for s in seats}
-    ws_path = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
+    # Encoded: "x&token=…" must stay one value, not a second parameter (issue 15, item 9).
+    ws_path = f"/ws/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else "")
     summary = selectors.table_summary(table, seats)
     summary["rules"] = all_lines(table.options)
     config = {
@@ -225,7 +227,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     invite_url = None
     if table.is_private and seat is not None:
         invite_url = request.build_absolute_uri(
-            reverse("games:table", args=[table.pk]) + f"?invite={table.invite_code}"
+            reverse("games:table", args=[table.pk]) + f"?{urlencode({'invite': table.invite_code})}"
         )
     return render(
         request,
@@ -274,7 +276,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
     table, record = _finished_record(request, table_id)
     invite = request.GET.get("invite")
-    query = f"?invite={invite}" if invite else ""
+    query = f"?{urlencode({'invite': invite})}" if invite else ""
     players = record.get("options", {}).get("players", table.players)
     by_number = {s.number: s for s in table.seats.select_related("user")}
     sheet = record_sheet(record)
@@ -313,7 +315,8 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "strings": table_strings(),
             "preset": preset_label(table.preset),
             "record_url": reverse("api-table-record", args=[table.pk])
-            + (f"?download=1&invite={invite}" if invite else "?download=1"),
+            + "?"
+            + urlencode({"download": 1, **({"invite": invite} if invite else {})}),
         },
     )
 
