@@ -13,6 +13,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     inline_serializer,
 )
 from rest_framework import permissions, serializers, status
@@ -22,10 +23,37 @@ from rest_framework.views import APIView
 
 from games import errors, selectors, services
 from games.bots import LEVELS
-from games.engine.options import Options
+from games.engine.options import PLAYER_COUNTS, RED_THRESHOLDS, BarrelBidding, Bolts, Options
 from games.models import Table
 
 OPTION_NAMES = tuple(Options().to_dict())
+
+
+def _option_schema(name: str, default: Any) -> dict[str, Any]:
+    if name == "players":
+        return {"type": "integer", "enum": list(PLAYER_COUNTS)}
+    if name == "target":
+        low, high = services.TARGET_RANGE
+        return {"type": "integer", "minimum": low, "maximum": high}
+    if name == "red_threshold":
+        return {"type": "integer", "nullable": True, "enum": list(RED_THRESHOLDS)}
+    if isinstance(default, bool):
+        return {"type": "boolean"}
+    kind = {"bolts": Bolts, "barrel_bidding": BarrelBidding}[name]
+    return {"type": "string", "enum": [member.value for member in kind]}
+
+
+# Every option with its bounds (docs/rules.md "Table options"), for the schema.
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {name: _option_schema(name, value) for name, value in Options().to_dict().items()},
+}
+
+
+@extend_schema_field(OPTIONS_SCHEMA)
+class OptionsField(serializers.DictField):
+    pass
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -57,6 +85,29 @@ class SeatSerializer(serializers.Serializer[Any]):
     resigned = serializers.BooleanField()
 
 
+# drf-spectacular drops a list child's allow_null; a free seat is null (docs/protocol.md).
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "number": {"type": "integer"},
+                "name": {"type": "string"},
+                "user_id": {"type": "integer", "nullable": True},
+                "bot": {"type": "string", "nullable": True},
+                "away": {"type": "boolean"},
+                "resigned": {"type": "boolean"},
+            },
+            "required": ["number", "name", "user_id", "bot", "away", "resigned"],
+        },
+    }
+)
+class SeatsField(serializers.ListField):
+    pass
+
+
 class TableSerializer(serializers.Serializer[Any]):
     """A table as ``games.selectors.table_summary`` gives it."""
 
@@ -64,12 +115,12 @@ class TableSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Table.Status.choices)
     players = serializers.IntegerField()
     preset = serializers.CharField()
-    options = serializers.DictField()
+    options = OptionsField()
     rated = serializers.BooleanField()
     private = serializers.BooleanField()
     move_seconds = serializers.IntegerField()
     created_by = serializers.IntegerField(allow_null=True)
-    seats = SeatSerializer(many=True, allow_null=True)
+    seats = SeatsField(child=SeatSerializer(allow_null=True), help_text="Every seat by number; null: a free seat.")
     deadline = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
     invite_code = serializers.CharField(required=False, help_text="Only for players seated at the table.")
@@ -79,7 +130,7 @@ class TableSerializer(serializers.Serializer[Any]):
 class TableCreateSerializer(serializers.Serializer[Any]):
     players = serializers.ChoiceField(choices=[2, 3, 4], default=3)
     preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
-    options = serializers.DictField(
+    options = OptionsField(
         required=False, help_text=f"Changes to the preset; any of: {', '.join(OPTION_NAMES)}."
     )
     rated = serializers.BooleanField(default=False)

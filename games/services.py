@@ -51,6 +51,7 @@ from .signals import match_finished, table_changed
 log = logging.getLogger(__name__)
 
 MOVE_SECONDS_RANGE = (5, 600)
+TARGET_RANGE = (100, 10_000)  # docs/rules.md "Table options"; the engine only needs > 0
 PRESET_NAMES = ("classic", "igrafan", "club", "simple")
 
 
@@ -75,9 +76,13 @@ def table_options(*, players: int, preset: str, options: dict[str, Any] | None) 
         raise errors.Malformed("options must be an object")
     data = {**Options.preset(preset).to_dict(), **(options or {}), "players": players}
     try:
-        return Options.from_dict(data)
+        opts = Options.from_dict(data)
     except (InvalidOptions, EngineError) as exc:
         raise errors.Malformed(str(exc)) from None
+    low, high = TARGET_RANGE
+    if not low <= opts.target <= high:
+        raise errors.Malformed(f"option target must be a whole number from {low} to {high}")
+    return opts
 
 
 @transaction.atomic
