@@ -155,7 +155,9 @@ class TokenView(APIView):
             wait = getattr(request, "signin_locked_for", None)
             if wait is None:
                 wait = limits.signin_locked_for(
-                    username=str(request.data.get("username") or "") or None,
+                    username=str(request.data.get("username") or "") or None
+                    if hasattr(request.data, "get")
+                    else None,
                     address=limits.client_address(request),
                 )
             if wait is not None:

@@ -58,7 +58,8 @@ class SignupThrottle(SimpleRateThrottle):
 def signup_allowed(request: HttpRequest) -> float | None:
     """Count one sign-up attempt from the page; None if allowed, else seconds to wait."""
     throttle = SignupThrottle()
-    if throttle.allow_request(request, None):
+    # A page is no DRF view: the throttle reads only request.META and the cache.
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
         return None
     return throttle.wait() or 1.0
 

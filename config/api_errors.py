@@ -84,11 +84,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     status = getattr(exc, "status", None)
     if isinstance(code, str) and isinstance(status, int) and hasattr(exc, "message"):
         # The domain errors (games.errors.TableError, tournaments.errors.TournamentError).
-        response = Response(error_body(code, str(exc.message)), status=status)
+        domain = Response(error_body(code, str(exc.message)), status=status)
         if extra := getattr(exc, "headers", None):
             for name, value in extra.items():
-                response[name] = value
-        return response
+                domain[name] = value
+        return domain
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("too_large", _("The request body is too large.")), status=413)
     if isinstance(exc, Http404):

@@ -345,6 +345,7 @@ GAMES_SCHEDULER = env.str(
     "GAMES_SCHEDULER", default="loop" if CELERY_TASK_ALWAYS_EAGER else "celery"
 )
 GAMES_BOT_DELAY = env.float("GAMES_BOT_DELAY", default=0.8)  # a bot's human-like pause, seconds
+GAMES_OPEN_TABLES_PER_USER = 3  # open (not started) tables one person may have created
 GAMES_BOT_GRACE = 10.0  # after its pause, the sweep plays a bot's lost turn
 GAMES_CLOCK_SWEEP_SECONDS = 1.0
 GAMES_WS_MAX_MESSAGE = 4096  # bytes of one client message

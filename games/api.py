@@ -39,8 +39,8 @@ def _option_schema(name: str, default: Any) -> dict[str, Any]:
         return {"type": "integer", "nullable": True, "enum": list(RED_THRESHOLDS)}
     if isinstance(default, bool):
         return {"type": "boolean"}
-    kind = {"bolts": Bolts, "barrel_bidding": BarrelBidding}[name]
-    return {"type": "string", "enum": [member.value for member in kind]}
+    values: list[str] = [member.value for member in Bolts] if name == "bolts" else [m.value for m in BarrelBidding]
+    return {"type": "string", "enum": values}
 
 
 # Every option with its bounds (docs/rules.md "Table options"), for the schema.
@@ -175,12 +175,24 @@ class TableAPIView(APIView):
         return selectors.table_get(table_id=table_id)
 
 
+class PageSerializer(serializers.Serializer[Any]):
+    offset = serializers.IntegerField(default=0, min_value=0, max_value=100_000)
+    limit = serializers.IntegerField(default=50, min_value=1, max_value=100)
+
+
 class TableListView(TableAPIView):
     @extend_schema(
-        summary="Open tables", description="Public tables waiting for players.", responses=TableSerializer(many=True)
+        summary="Open tables",
+        description="Public tables waiting for players, newest first, `limit` at a time (at most 100).",
+        parameters=[PageSerializer],
+        responses={200: TableSerializer(many=True), 400: ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
-        return Response([table_data(t, request.user) for t in selectors.table_list_open()[:200]])
+        page = PageSerializer(data=request.query_params)
+        page.is_valid(raise_exception=True)
+        start, limit = page.validated_data["offset"], page.validated_data["limit"]
+        tables = selectors.table_list_open()[start : start + limit]
+        return Response([table_data(t, request.user) for t in tables])
 
     @extend_schema(
         summary="Open a table",
@@ -210,7 +222,8 @@ class MyTablesView(TableAPIView):
     @extend_schema(summary="My tables", description="Tables you sit at, running ones first.",
                    responses=TableSerializer(many=True))  # fmt: skip
     def get(self, request: Request) -> Response:
-        return Response([table_data(t, request.user) for t in selectors.table_list_for_user(user=request.user)[:200]])
+        tables = selectors.table_list_for_user(user=request.user)[:200]
+        return Response([table_data(t, request.user) for t in tables])
 
 
 class TableDetailView(TableAPIView):

@@ -25,6 +25,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -99,6 +100,7 @@ def table_create(
     """Open a table with its creator in seat 0. Rated tables play a preset unchanged
     (the ratings compare like with like)."""
     opts = table_options(players=players, preset=preset, options=options)
+    _open_tables_check(user)
     if rated and opts != Options.preset(preset).replace(players=players):
         raise errors.Malformed("a rated table plays its preset's options unchanged")
     low, high = MOVE_SECONDS_RANGE
@@ -117,6 +119,16 @@ def table_create(
     _dealing_create(table, 0)
     _after_seats_change(table)
     return table
+
+
+def _open_tables_check(user: Any) -> None:
+    """A person may hold only a few open (not started) tables (GAMES_OPEN_TABLES_PER_USER):
+    1,500 of them once made the lobby crawl. The person's row lock makes two concurrent
+    creations count one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    held = Table.objects.filter(created_by=user, status=Table.Status.OPEN).count()
+    if held >= settings.GAMES_OPEN_TABLES_PER_USER:
+        raise errors.TooManyTables()
 
 
 def _locked_table(table_id: int) -> Table:

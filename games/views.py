@@ -29,6 +29,8 @@ from games.page_selectors import record_sheet, replay_deal
 from games.page_strings import table_strings
 
 LOBBY_POLL_SECONDS = 5
+LOBBY_PAGE_SIZE = 30
+LOBBY_MAX_PAGE = 1000
 
 
 # -- the lobby ---------------------------------------------------------------------------
@@ -49,17 +51,33 @@ def _table_card(table: Table, user: Any) -> dict[str, Any]:
     }
 
 
+def _lobby_page(request: HttpRequest) -> int:
+    try:
+        return min(max(int(request.GET.get("page", 1)), 1), LOBBY_MAX_PAGE)
+    except ValueError:
+        return 1
+
+
 def _lobby_context(request: HttpRequest) -> dict[str, Any]:
+    """One page of open tables (a page and one more row: no count of them all) and the
+    visitor's own live tables: the same few queries whatever the number of tables."""
     user = request.user
-    tables = [_table_card(t, user) for t in selectors.table_list_open()]
+    page = _lobby_page(request)
+    start = (page - 1) * LOBBY_PAGE_SIZE
+    rows = list(selectors.table_list_open()[start : start + LOBBY_PAGE_SIZE + 1])
+    tables = [_table_card(t, user) for t in rows[:LOBBY_PAGE_SIZE]]
     mine: list[Table] = []
     if user.is_authenticated:
-        mine = [
-            t
-            for t in selectors.table_list_for_user(user=user)
-            if t.status in (Table.Status.OPEN, Table.Status.PLAYING)
-        ]
-    return {"tables": tables, "my_tables": mine, "bot_form": BotForm()}
+        live = selectors.table_list_for_user(user=user).filter(status__in=(Table.Status.OPEN, Table.Status.PLAYING))
+        mine = list(live[:LOBBY_PAGE_SIZE])
+    return {
+        "tables": tables,
+        "my_tables": mine,
+        "bot_form": BotForm(),
+        "page": page,
+        "newer_page": page - 1 if page > 1 else None,
+        "older_page": page + 1 if len(rows) > LOBBY_PAGE_SIZE else None,
+    }
 
 
 def play(request: HttpRequest) -> HttpResponse:
