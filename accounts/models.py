@@ -80,7 +80,7 @@ class User(AbstractUser):
         super().clean()
         problems: dict[str, Any] = {}
         for field in ("username", "display_name"):
-            value = getattr(self, field)
+            value = getattr(self, field) or ""
             if not value:
                 continue
             key = name_key(value)
@@ -88,16 +88,19 @@ class User(AbstractUser):
                 problems[field] = MESSAGES["character"]
             elif key in RESERVED_KEYS:
                 problems[field] = MESSAGES["reserved"]
-            elif field == "display_name" and key == name_key(self.username):
+            elif field == "display_name" and key == name_key(self.username or ""):
                 continue  # one's own username, in other letters or case
-            elif (
-                User.objects.exclude(pk=self.pk)
-                .filter(models.Q(username_key=key) | models.Q(display_name_key=key))
-                .exists()
-            ):
+            elif self._looks_like_another(field, value, key):
                 problems[field] = MESSAGES["confusable"]
         if problems:
             raise ValidationError(problems)
+
+    def _looks_like_another(self, field: str, value: str, key: str) -> bool:
+        others = User.objects.exclude(pk=self.pk)
+        if field == "username":
+            # The same username in another case: the unique constraint says so itself.
+            others = others.exclude(username__iexact=value)
+        return others.filter(models.Q(username_key=key) | models.Q(display_name_key=key)).exists()
 
     def get_display_name(self) -> str:
         return self.display_name or self.username

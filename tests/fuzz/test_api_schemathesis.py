@@ -15,17 +15,20 @@ the number of examples for a longer hunt.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
+from django.core import signals
+from django.db import close_old_connections
 from schemathesis.core.failures import Failure
 
 from config.wsgi import application
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
@@ -57,6 +60,17 @@ CHECKS = [
     checks.content_type_conformance,
     errors_have_the_one_shape,
 ]
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection() -> Iterator[None]:
+    """Schemathesis calls the WSGI application directly: keep Django from closing the
+    test's database connection at the end of each request (as Django's test client does)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture(params=["anonymous", "player"])
