@@ -151,3 +151,24 @@ def test_the_sign_in_form_is_limited_too_and_says_when(client, settings):
     assert response.status_code == 200  # the form again, not signed in
     assert "Too many failed sign-ins. Try again in 15 minutes." in response.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+CACHE_PROBE = "import django; django.setup(); from django.core.cache import caches; print(type(caches['default']).__name__)"
+
+
+def cache_backend(**variables: str) -> str:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
+    env.update(variables, DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING")
+    done = subprocess.run([sys.executable, "-c", CACHE_PROBE], env=env, capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_limits_count_in_redis_on_the_full_stack_and_in_memory_embedded(tmp_path):
+    """Every uvicorn worker of the full stack shares the counts (a per-process memory cache
+    let each worker allow 60 sign-ups an hour); the one-process default keeps its own."""
+    assert cache_backend(REDIS_URL="redis://127.0.0.1:6379/15") == "RedisCache"
+    assert cache_backend(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}") == "LocMemCache"
