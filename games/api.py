@@ -204,7 +204,7 @@ class TableListView(TableAPIView):
         serializer = TableCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        table = services.table_create(
+        table = services.table_open(
             user=request.user,
             players=int(data["players"]),
             preset=data["preset"],

@@ -111,7 +111,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
         return render(request, "games/lobby.html", context, status=400)
     data = form.cleaned_data
     try:
-        table = services.table_create(
+        table = services.table_open(
             user=request.user,
             players=data["players"],
             preset=data["preset"],

@@ -18,16 +18,16 @@ def open_tables(count: int) -> None:
     for n in range(count):
         if n % 3 == 0:
             user = UserFactory()
-        services.table_create(user=user, players=3)
+        services.table_open(user=user, players=3)
 
 
 def test_a_person_may_hold_only_a_few_open_tables(settings):
     user = UserFactory()
     for _ in range(settings.GAMES_OPEN_TABLES_PER_USER):
-        services.table_create(user=user, players=3)
+        services.table_open(user=user, players=3)
 
     with pytest.raises(errors.TooManyTables):
-        services.table_create(user=user, players=3)
+        services.table_open(user=user, players=3)
     assert Table.objects.filter(created_by=user).count() == settings.GAMES_OPEN_TABLES_PER_USER
 
 
@@ -45,10 +45,20 @@ def test_the_api_answers_too_many_tables_in_the_error_shape(settings):
 
 def test_leaving_an_open_table_frees_a_place(settings):
     user = UserFactory()
-    tables = [services.table_create(user=user, players=3) for _ in range(settings.GAMES_OPEN_TABLES_PER_USER)]
+    tables = [services.table_open(user=user, players=3) for _ in range(settings.GAMES_OPEN_TABLES_PER_USER)]
     services.table_leave(table=tables[0], user=user)
 
-    assert services.table_create(user=user, players=3).status == Table.Status.OPEN
+    assert services.table_open(user=user, players=3).status == Table.Status.OPEN
+
+
+def test_a_table_that_starts_at_once_is_not_held_back_by_the_cap(settings):
+    """A tournament's round or "play against bots" must seat a person who has his open
+    tables in the lobby."""
+    user = UserFactory()
+    for _ in range(settings.GAMES_OPEN_TABLES_PER_USER):
+        services.table_open(user=user, players=3)
+
+    assert services.table_play_bots(user=user, level="basic").status == Table.Status.PLAYING
 
 
 def test_the_lobby_shows_one_page_and_links_to_the_next(client):
