@@ -9,18 +9,23 @@ from drf_spectacular.utils import (
     extend_schema_field,
     extend_schema_view,
 )
-from rest_framework import permissions, serializers
-from rest_framework.authtoken.models import Token
+from rest_framework import exceptions, permissions, serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from accounts import limits
 from accounts.models import User
-from accounts.services import user_create, user_profile_update
+from accounts.services import (
+    token_get_or_create,
+    token_revoke,
+    token_rotate,
+    user_create,
+    user_profile_update,
+)
+from games.api import ErrorSerializer
 
 
 # The docs' "Try it out" fills a form with each field's example: a real code, not "string".
@@ -42,7 +47,7 @@ class MeSerializer(serializers.ModelSerializer[User]):
         read_only_fields = ("id", "username")
 
 
-NOT_SIGNED_IN = OpenApiResponse(description="Not signed in and no valid token.")
+NOT_SIGNED_IN = OpenApiResponse(ErrorSerializer, description="Not signed in and no valid token.")
 
 
 @extend_schema_view(
@@ -54,7 +59,7 @@ NOT_SIGNED_IN = OpenApiResponse(description="Not signed in and no valid token.")
         summary="Change your profile",
         responses={
             200: MeSerializer,
-            400: OpenApiResponse(description="A field is not valid; nothing was changed."),
+            400: OpenApiResponse(ErrorSerializer, description="A field is not valid; nothing was changed."),
             401: NOT_SIGNED_IN,
         },
     ),
@@ -87,6 +92,23 @@ class MeView(APIView):
         return Response(MeSerializer(User.objects.get(pk=user.pk)).data)
 
 
+class TokenResultSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField()
+
+
+TOO_MANY = OpenApiResponse(
+    ErrorSerializer,
+    description="Too many failed sign-ins for this account or from this address; `Retry-After` says when to try again.",
+)
+
+
+class SigninLockedError(exceptions.Throttled):
+    """429 with Retry-After, in the one error shape (``rate_limited``)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(wait=seconds, detail=limits.locked_message(seconds))
+
+
 @extend_schema_view(
     post=extend_schema(
         tags=["accounts"],
@@ -94,19 +116,77 @@ class MeView(APIView):
         auth=[],
         request=AuthTokenSerializer,
         responses={
-            200: AuthTokenSerializer,
-            400: OpenApiResponse(description="Wrong username or password."),
+            200: TokenResultSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="Wrong username or password."),
+            429: TOO_MANY,
         },
-    )
+    ),
+    delete=extend_schema(
+        tags=["accounts"],
+        summary="Revoke your API token",
+        request=None,
+        responses={204: None, 401: NOT_SIGNED_IN},
+    ),
 )
-class TokenView(ObtainAuthToken):
-    """Exchange a username (in any case) and password for an API token.
+class TokenView(APIView):
+    """Exchange a username (in any case) and password for an API token (POST), or revoke
+    the token you use (DELETE: every client using it gets 401 until it asks for a new one).
 
-    Send them as a form or as JSON. The same player always gets the same token.
+    Send them as a form or as JSON. The same player gets the same token until it is
+    revoked, rotated or the password is changed. Failed sign-ins are limited per account
+    and per address (docs/security.md).
     """
 
-    # The credentials are the authentication: a signed-in browser needs no CSRF token.
-    authentication_classes = []
+    def get_authenticators(self) -> list[Any]:
+        # POST: the credentials are the authentication (a signed-in browser needs no CSRF
+        # token). DELETE: the token or the session being revoked.
+        if self.request is not None and self.request.method == "POST":
+            return []
+        return super().get_authenticators()
+
+    def get_permissions(self) -> list[Any]:
+        if self.request is not None and self.request.method == "POST":
+            return [permissions.AllowAny()]
+        return [permissions.IsAuthenticated()]
+
+    def post(self, request: Request) -> Response:
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        if not serializer.is_valid():
+            wait = getattr(request, "signin_locked_for", None)
+            if wait is None:
+                wait = limits.signin_locked_for(
+                    username=str(request.data.get("username") or "") or None
+                    if hasattr(request.data, "get")
+                    else None,
+                    address=limits.client_address(request),
+                )
+            if wait is not None:
+                raise SigninLockedError(wait)
+            raise ValidationError(serializer.errors)
+        user = serializer.validated_data["user"]
+        limits.signin_success_record(username=user.get_username())
+        return Response({"token": token_get_or_create(user=user).key})
+
+    def delete(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        token_revoke(user=request.user)
+        return Response(status=204)
+
+
+@extend_schema(
+    tags=["accounts"],
+    summary="Replace your API token",
+    request=None,
+    responses={200: TokenResultSerializer, 401: NOT_SIGNED_IN},
+)
+class TokenRotateView(APIView):
+    """A new API token for you; the old one stops working at once."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def post(self, request: Request) -> Response:
+        assert isinstance(request.user, User)
+        return Response({"token": token_rotate(user=request.user).key})
 
 
 class SignupSerializer(serializers.Serializer[Any]):
@@ -129,7 +209,8 @@ class SignupResultSerializer(serializers.Serializer[Any]):
         request=SignupSerializer,
         responses={
             201: SignupResultSerializer,
-            400: OpenApiResponse(description="The name is taken or the password is too weak."),
+            400: OpenApiResponse(ErrorSerializer, description="The name is taken or the password is too weak."),
+            429: OpenApiResponse(ErrorSerializer, description="Too many sign-ups from this address."),
         },
     )
 )
@@ -139,8 +220,7 @@ class SignupView(APIView):
 
     authentication_classes = []
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "signup"
+    throttle_classes = [limits.SignupThrottle]
 
     def post(self, request: Request) -> Response:
         serializer = SignupSerializer(data=request.data)
@@ -155,5 +235,5 @@ class SignupView(APIView):
             if "__all__" in errors:  # the case-insensitive unique name constraint
                 errors["username"] = errors.pop("__all__")
             raise ValidationError(errors) from exc
-        token, _ = Token.objects.get_or_create(user=user)
+        token = token_get_or_create(user=user)
         return Response({"id": user.pk, "username": user.username, "token": token.key}, status=201)

@@ -6,3 +6,6 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
     verbose_name = _("Players")
+
+    def ready(self) -> None:
+        from accounts import limits  # noqa: F401  (connects the failed sign-in counters)

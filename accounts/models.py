@@ -1,8 +1,9 @@
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Value
 from django.db.models.functions import Lower
@@ -11,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from accounts.countries import PlayerCountries
+from accounts.names import MESSAGES, RESERVED_KEYS, name_key, refused_character
 
 
 class UserManager(DjangoUserManager["User"]):
@@ -41,6 +43,11 @@ class User(AbstractUser):
         help_text=_("The site's language when you are signed in."),
     )
 
+    # What the names look like (accounts.names.name_key), kept by save(): a new name that
+    # looks like another player's is refused without reading every account.
+    username_key = models.CharField(max_length=200, db_index=True, editable=False, default="")
+    display_name_key = models.CharField(max_length=200, db_index=True, editable=False, default="", blank=True)
+
     objects: ClassVar[UserManager] = UserManager()
 
     class Meta:
@@ -57,6 +64,43 @@ class User(AbstractUser):
                 violation_error_message=_("A user with that username already exists."),
             ),
         ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_key = name_key(self.username)
+        self.display_name_key = name_key(self.display_name) if self.display_name else ""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            extra = {"username": "username_key", "display_name": "display_name_key"}
+            kwargs["update_fields"] = {*update_fields, *(extra[f] for f in update_fields if f in extra)}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """Names that cannot impersonate (accounts/names.py): no control or format
+        characters, no reserved word, nothing that looks like another player's name."""
+        super().clean()
+        problems: dict[str, Any] = {}
+        for field in ("username", "display_name"):
+            value = getattr(self, field) or ""
+            if not value:
+                continue
+            key = name_key(value)
+            if refused_character(value) is not None:
+                problems[field] = MESSAGES["character"]
+            elif key in RESERVED_KEYS:
+                problems[field] = MESSAGES["reserved"]
+            elif field == "display_name" and key == name_key(self.username or ""):
+                continue  # one's own username, in other letters or case
+            elif self._looks_like_another(field, value, key):
+                problems[field] = MESSAGES["confusable"]
+        if problems:
+            raise ValidationError(problems)
+
+    def _looks_like_another(self, field: str, value: str, key: str) -> bool:
+        others = User.objects.exclude(pk=self.pk)
+        if field == "username":
+            # The same username in another case: the unique constraint says so itself.
+            others = others.exclude(username__iexact=value)
+        return others.filter(models.Q(username_key=key) | models.Q(display_name_key=key)).exists()
 
     def get_display_name(self) -> str:
         return self.display_name or self.username

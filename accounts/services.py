@@ -1,7 +1,10 @@
 """Writes on accounts. Keyword-only, atomic; they raise ValidationError and change nothing."""
 
 from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 
@@ -45,4 +48,41 @@ def user_language_update(*, user: User, language: str) -> User:
     """Make ``language`` the player's preferred language (the header's language menu)."""
     user.preferred_language = User._meta.get_field("preferred_language").clean(language, user)
     user.save(update_fields=["preferred_language"])
+    return user
+
+
+@transaction.atomic
+def token_get_or_create(*, user: User) -> Token:
+    """The player's API token: the same one until it is revoked or rotated."""
+    token, _created = Token.objects.get_or_create(user=user)
+    return token
+
+
+@transaction.atomic
+def token_revoke(*, user: User) -> bool:
+    """Revoke the player's API token; True if there was one. Clients using it get 401."""
+    deleted, _per_model = Token.objects.filter(user=user).delete()
+    return deleted > 0
+
+
+@transaction.atomic
+def token_rotate(*, user: User) -> Token:
+    """Replace the player's API token with a new one; the old one stops working at once."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)
+
+
+@transaction.atomic
+def user_password_change(*, user: User, old_password: str, new_password: str) -> User:
+    """Change a player's password after checking the old one and the new one's strength;
+    the API token is revoked with it (whoever had it must sign in again)."""
+    if not user.check_password(old_password):
+        raise ValidationError({"old_password": _("Your old password was entered incorrectly.")})
+    try:
+        validate_password(new_password, user)
+    except ValidationError as exc:
+        raise ValidationError({"new_password": exc.messages}) from exc
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    token_revoke(user=user)
     return user

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
+from accounts.forms import SignInForm
 
 app_name = "accounts"
 
@@ -10,10 +11,11 @@ urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
+            template_name="accounts/login.html", redirect_authenticated_user=True, authentication_form=SignInForm
         ),
         name="login",
     ),
     path("logout/", views.logout_view, name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("password/", views.password_change, name="password_change"),
 ]

@@ -1,20 +1,29 @@
 import contextlib
+import math
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, logout
+from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
+from accounts import limits
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
-from accounts.services import user_create, user_language_update, user_profile_update
+from accounts.services import (
+    user_create,
+    user_language_update,
+    user_password_change,
+    user_profile_update,
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -22,6 +31,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and (wait := limits.signup_allowed(request)) is not None:
+        # The same count per address as POST /api/v1/auth/signup/ (accounts/limits.py).
+        minutes = max(1, math.ceil(wait / 60))
+        form.add_error(
+            None,
+            ngettext(
+                "Too many sign-ups from your address. Try again in %(minutes)d minute.",
+                "Too many sign-ups from your address. Try again in %(minutes)d minutes.",
+                minutes,
+            )
+            % {"minutes": minutes},
+        )
+        return render(request, "accounts/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         try:
             user = user_create(
@@ -93,3 +115,28 @@ def profile(request: HttpRequest) -> HttpResponse:
             return redirect("accounts:profile")
     status = 400 if form.errors else 200
     return render(request, "accounts/profile.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def password_change(request: HttpRequest) -> HttpResponse:
+    """Change the password (the old one first); the API token is revoked with it, and
+    this browser stays signed in."""
+    user = request.user
+    assert isinstance(user, User)
+    form = PasswordChangeForm(user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_password_change(
+                user=User.objects.get(pk=user.pk),
+                old_password=form.cleaned_data["old_password"],
+                new_password=form.cleaned_data["new_password1"],
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            update_session_auth_hash(request, User.objects.get(pk=user.pk))
+            messages.success(request, _("Your password has been changed. Your API token was revoked."))
+            return redirect("accounts:profile")
+    status = 400 if form.errors else 200
+    return render(request, "accounts/password_change.html", {"form": form}, status=status)

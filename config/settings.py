@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.api_errors.ApiErrorMiddleware",
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -121,6 +122,14 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Failed sign-ins lock an account or an address for a while (accounts/limits.py).
+AUTHENTICATION_BACKENDS = [
+    "accounts.limits.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+SIGNIN_FAILURES_PER_ACCOUNT = 5
+SIGNIN_FAILURES_PER_ADDRESS = 30
+SIGNIN_LOCKOUT_SECONDS = 15 * 60
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -191,6 +200,20 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache behind the throttles and the sign-in limits: shared by every process of a
+# deployment (Redis) on the full stack; local memory in the one-process embedded default.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "thousand-cache",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=REDIS_URL is None)
@@ -223,7 +246,19 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"signup": "60/hour"},  # per address: accounts by API
+    # One error shape under /api/ (docs/protocol.md §2); deep JSON is a 400, not a 500.
+    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api_parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Per client address, in the shared cache: accounts by the API and the page together.
+    "DEFAULT_THROTTLE_RATES": {"signup": "60/hour"},
+    # How many proxies in front of the server append to X-Forwarded-For: the client
+    # address is taken from that header only when this is set; 0 (DRF's None would trust
+    # any header a client sends) means REMOTE_ADDR (docs/security.md).
+    "NUM_PROXIES": env.int("DJANGO_TRUSTED_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Thousand API",
@@ -291,17 +326,23 @@ LOG_FORMAT = env.str("LOG_FORMAT", default="console" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # No API token (?token=… in a websocket URL, a Token header) in any log line.
+    "filters": {"redact": {"()": "config.logging.RedactSecrets"}},
     "formatters": {
         "json": {"()": "config.logging.JsonFormatter"},
         "console": {"format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s"},
     },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
+        "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["redact"]},
     },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
         "celery": {"level": LOG_LEVEL},
+        # uvicorn's own loggers (its access log, its websocket lines) write through the
+        # same filtered handler: uvicorn's configuration is replaced when Django starts.
+        "uvicorn": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        "uvicorn.access": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
     },
 }
 
@@ -312,6 +353,7 @@ GAMES_SCHEDULER = env.str(
     "GAMES_SCHEDULER", default="loop" if CELERY_TASK_ALWAYS_EAGER else "celery"
 )
 GAMES_BOT_DELAY = env.float("GAMES_BOT_DELAY", default=0.8)  # a bot's human-like pause, seconds
+GAMES_OPEN_TABLES_PER_USER = 3  # open (not started) tables one person may have created
 GAMES_BOT_GRACE = 10.0  # after its pause, the sweep plays a bot's lost turn
 GAMES_CLOCK_SWEEP_SECONDS = 1.0
 GAMES_WS_MAX_MESSAGE = 4096  # bytes of one client message

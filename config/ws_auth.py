@@ -2,7 +2,10 @@
 
 A browser is signed in by its session cookie (Channels' AuthMiddlewareStack). Any other
 client may send ``Authorization: Token <key>`` in the handshake, or ``?token=<key>``
-(docs/protocol.md); a valid token sets ``scope["user"]``.
+(docs/protocol.md); a valid token sets ``scope["user"]``, unless the connection is
+already signed in by its session: a token, and above all one in the URL (which a crafted
+link can slip in), never overrides the session's user. The log never shows the key
+(config.logging.RedactSecrets).
 """
 
 from __future__ import annotations
@@ -36,7 +39,8 @@ class TokenAuthMiddleware:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        key = _token_of(scope)
+        signed_in = getattr(scope.get("user"), "is_authenticated", False)
+        key = None if signed_in else _token_of(scope)
         if key:
             user = await _user_for(key)
             if user is not None:

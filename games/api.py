@@ -13,19 +13,47 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     inline_serializer,
 )
-from rest_framework import exceptions, permissions, serializers, status
+from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors, selectors, services
 from games.bots import LEVELS
-from games.engine.options import Options
+from games.engine.options import PLAYER_COUNTS, RED_THRESHOLDS, BarrelBidding, Bolts, Options
 from games.models import Table
 
 OPTION_NAMES = tuple(Options().to_dict())
+
+
+def _option_schema(name: str, default: Any) -> dict[str, Any]:
+    if name == "players":
+        return {"type": "integer", "enum": list(PLAYER_COUNTS)}
+    if name == "target":
+        low, high = services.TARGET_RANGE
+        return {"type": "integer", "minimum": low, "maximum": high}
+    if name == "red_threshold":
+        return {"type": "integer", "nullable": True, "enum": list(RED_THRESHOLDS)}
+    if isinstance(default, bool):
+        return {"type": "boolean"}
+    values: list[str] = [member.value for member in Bolts] if name == "bolts" else [m.value for m in BarrelBidding]
+    return {"type": "string", "enum": values}
+
+
+# Every option with its bounds (docs/rules.md "Table options"), for the schema.
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {name: _option_schema(name, value) for name, value in Options().to_dict().items()},
+}
+
+
+@extend_schema_field(OPTIONS_SCHEMA)
+class OptionsField(serializers.DictField):
+    pass
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -57,6 +85,29 @@ class SeatSerializer(serializers.Serializer[Any]):
     resigned = serializers.BooleanField()
 
 
+# drf-spectacular drops a list child's allow_null; a free seat is null (docs/protocol.md).
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "nullable": True,
+            "properties": {
+                "number": {"type": "integer"},
+                "name": {"type": "string"},
+                "user_id": {"type": "integer", "nullable": True},
+                "bot": {"type": "string", "nullable": True},
+                "away": {"type": "boolean"},
+                "resigned": {"type": "boolean"},
+            },
+            "required": ["number", "name", "user_id", "bot", "away", "resigned"],
+        },
+    }
+)
+class SeatsField(serializers.ListField):
+    pass
+
+
 class TableSerializer(serializers.Serializer[Any]):
     """A table as ``games.selectors.table_summary`` gives it."""
 
@@ -64,12 +115,12 @@ class TableSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Table.Status.choices)
     players = serializers.IntegerField()
     preset = serializers.CharField()
-    options = serializers.DictField()
+    options = OptionsField()
     rated = serializers.BooleanField()
     private = serializers.BooleanField()
     move_seconds = serializers.IntegerField()
     created_by = serializers.IntegerField(allow_null=True)
-    seats = SeatSerializer(many=True, allow_null=True)
+    seats = SeatsField(child=SeatSerializer(allow_null=True), help_text="Every seat by number; null: a free seat.")
     deadline = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
     invite_code = serializers.CharField(required=False, help_text="Only for players seated at the table.")
@@ -79,7 +130,7 @@ class TableSerializer(serializers.Serializer[Any]):
 class TableCreateSerializer(serializers.Serializer[Any]):
     players = serializers.ChoiceField(choices=[2, 3, 4], default=3)
     preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
-    options = serializers.DictField(
+    options = OptionsField(
         required=False, help_text=f"Changes to the preset; any of: {', '.join(OPTION_NAMES)}."
     )
     rated = serializers.BooleanField(default=False)
@@ -116,32 +167,32 @@ def table_data(table: Table, user: Any) -> dict[str, Any]:
 
 
 class TableAPIView(APIView):
-    """Maps table errors and DRF's own errors to the one error shape."""
+    """Table errors and DRF's own errors take the one error shape (config.api_errors)."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, errors.TableError):
-            return Response({"error": {"code": exc.code, "message": exc.message}}, status=exc.status)
-        response = super().handle_exception(exc)
-        if isinstance(exc, exceptions.ValidationError):
-            response.data = {
-                "error": {"code": "malformed", "message": "the input is not valid", "fields": exc.detail}
-            }
-        elif isinstance(exc, exceptions.APIException):
-            response.data = {"error": {"code": exc.default_code, "message": str(exc.detail)}}
-        return response
 
     def table(self, table_id: int) -> Table:
         return selectors.table_get(table_id=table_id)
 
 
+class PageSerializer(serializers.Serializer[Any]):
+    offset = serializers.IntegerField(default=0, min_value=0, max_value=100_000)
+    limit = serializers.IntegerField(default=50, min_value=1, max_value=100)
+
+
 class TableListView(TableAPIView):
     @extend_schema(
-        summary="Open tables", description="Public tables waiting for players.", responses=TableSerializer(many=True)
+        summary="Open tables",
+        description="Public tables waiting for players, newest first, `limit` at a time (at most 100).",
+        parameters=[PageSerializer],
+        responses={200: TableSerializer(many=True), 400: ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
-        return Response([table_data(t, request.user) for t in selectors.table_list_open()[:200]])
+        page = PageSerializer(data=request.query_params)
+        page.is_valid(raise_exception=True)
+        start, limit = page.validated_data["offset"], page.validated_data["limit"]
+        tables = selectors.table_list_open()[start : start + limit]
+        return Response([table_data(t, request.user) for t in tables])
 
     @extend_schema(
         summary="Open a table",
@@ -153,7 +204,7 @@ class TableListView(TableAPIView):
         serializer = TableCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        table = services.table_create(
+        table = services.table_open(
             user=request.user,
             players=int(data["players"]),
             preset=data["preset"],
@@ -171,7 +222,8 @@ class MyTablesView(TableAPIView):
     @extend_schema(summary="My tables", description="Tables you sit at, running ones first.",
                    responses=TableSerializer(many=True))  # fmt: skip
     def get(self, request: Request) -> Response:
-        return Response([table_data(t, request.user) for t in selectors.table_list_for_user(user=request.user)[:200]])
+        tables = selectors.table_list_for_user(user=request.user)[:200]
+        return Response([table_data(t, request.user) for t in tables])
 
 
 class TableDetailView(TableAPIView):

@@ -91,6 +91,12 @@ class NotOpen(TableError):
     default_message = _("The table has already started.")
 
 
+class TooManyTables(TableError):
+    code = "too_many_tables"
+    status = 409
+    default_message = _("You already have as many open tables as you may: start one or leave one first.")
+
+
 class InvalidSeed(TableError):
     code = "invalid_seed"
     default_message = _("A client seed is 1 to 128 characters, sent before the cards are dealt.")

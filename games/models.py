@@ -79,6 +79,10 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         ordering = ["-created_at"]
         indexes = [
+            # The lobby's newest open public tables, whatever the number of tables.
+            models.Index(
+                fields=["-created_at"], name="games_table_lobby", condition=Q(status="open", is_private=False)
+            ),
             models.Index(
                 fields=["deadline"], name="games_table_clock", condition=Q(status="playing")
             ),

@@ -26,6 +26,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -52,6 +53,9 @@ from .signals import match_finished, table_changed
 log = logging.getLogger(__name__)
 
 MOVE_SECONDS_RANGE = (5, 600)
+# docs/rules.md "Table options"; the engine only needs > 0. The top is far beyond a
+# match people play, for bench/table_actions.py's endless matches (target 100,000).
+TARGET_RANGE = (100, 100_000)
 PRESET_NAMES = ("classic", "igrafan", "club", "simple")
 
 
@@ -76,9 +80,13 @@ def table_options(*, players: int, preset: str, options: dict[str, Any] | None) 
         raise errors.Malformed("options must be an object")
     data = {**Options.preset(preset).to_dict(), **(options or {}), "players": players}
     try:
-        return Options.from_dict(data)
+        opts = Options.from_dict(data)
     except (InvalidOptions, EngineError) as exc:
         raise errors.Malformed(str(exc)) from None
+    low, high = TARGET_RANGE
+    if not low <= opts.target <= high:
+        raise errors.Malformed(f"option target must be a whole number from {low} to {high}")
+    return opts
 
 
 @transaction.atomic
@@ -113,6 +121,25 @@ def table_create(
     _dealing_create(table, 0)
     _after_seats_change(table)
     return table
+
+
+@transaction.atomic
+def table_open(*, user: Any, **fields: Any) -> Table:
+    """A person opens a table from the lobby or the API: :func:`table_create` within the
+    cap on open tables. Tables that start at once (play against bots, a tournament's
+    round) are created directly and count against nothing."""
+    _open_tables_check(user)
+    return table_create(user=user, **fields)
+
+
+def _open_tables_check(user: Any) -> None:
+    """A person may hold only a few open (not started) tables (GAMES_OPEN_TABLES_PER_USER):
+    1,500 of them once made the lobby crawl. The person's row lock makes two concurrent
+    creations count one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    held = Table.objects.filter(created_by=user, status=Table.Status.OPEN).count()
+    if held >= settings.GAMES_OPEN_TABLES_PER_USER:
+        raise errors.TooManyTables()
 
 
 def _locked_table(table_id: int) -> Table:

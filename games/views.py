@@ -9,6 +9,7 @@ the websocket (docs/protocol.md).
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -35,6 +36,8 @@ from games.page_selectors import bot_took_over_from, record_sheet, replay_deal
 from games.page_strings import table_strings
 
 LOBBY_POLL_SECONDS = 5
+LOBBY_PAGE_SIZE = 30
+LOBBY_MAX_PAGE = 1000
 
 
 # -- the lobby ---------------------------------------------------------------------------
@@ -55,21 +58,33 @@ def _table_card(table: Table, user: Any) -> dict[str, Any]:
     }
 
 
+def _lobby_page(request: HttpRequest) -> int:
+    try:
+        return min(max(int(request.GET.get("page", 1)), 1), LOBBY_MAX_PAGE)
+    except ValueError:
+        return 1
+
+
 def _lobby_context(request: HttpRequest) -> dict[str, Any]:
+    """One page of open tables (a page and one more row: no count of them all) and the
+    visitor's own live tables: the same few queries whatever the number of tables."""
     user = request.user
-    tables = [_table_card(t, user) for t in selectors.table_list_open()]
+    page = _lobby_page(request)
+    start = (page - 1) * LOBBY_PAGE_SIZE
+    rows = list(selectors.table_list_open()[start : start + LOBBY_PAGE_SIZE + 1])
+    tables = [_table_card(t, user) for t in rows[:LOBBY_PAGE_SIZE]]
     mine: list[Table] = []
     if user.is_authenticated:
-        mine = [
-            t
-            for t in selectors.table_list_for_user(user=user)
-            if t.status in (Table.Status.OPEN, Table.Status.PLAYING)
-        ]
+        live = selectors.table_list_for_user(user=user).filter(status__in=(Table.Status.OPEN, Table.Status.PLAYING))
+        mine = list(live[:LOBBY_PAGE_SIZE])
     return {
         "tables": tables,
         "my_tables": mine,
         "bot_form": BotForm(),
         "bot_levels": [str(BOT_LEVEL_HELP[level]) for level in BOT_LEVEL_HELP],
+        "page": page,
+        "newer_page": page - 1 if page > 1 else None,
+        "older_page": page + 1 if len(rows) > LOBBY_PAGE_SIZE else None,
     }
 
 
@@ -107,7 +122,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
         return render(request, "games/lobby.html", context, status=400)
     data = form.cleaned_data
     try:
-        table = services.table_create(
+        table = services.table_open(
             user=request.user,
             players=data["players"],
             preset=data["preset"],
@@ -223,7 +238,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = selectors.seat_of(table_id=table.pk, user=user)
     seats = list(table.seats.select_related("user"))
     by_number = {s.number: s for s in seats}
-    ws_path = f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if invite else "")
+    # Encoded: "x&token=…" must stay one value, not a second parameter (issue 15, item 9).
+    ws_path = f"/ws/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else "")
     summary = selectors.table_summary(table, seats)
     summary["rules"] = all_lines(table.options)
     config = {
@@ -240,7 +256,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     invite_url = None
     if table.is_private and seat is not None:
         invite_url = request.build_absolute_uri(
-            reverse("games:table", args=[table.pk]) + f"?invite={table.invite_code}"
+            reverse("games:table", args=[table.pk]) + f"?{urlencode({'invite': table.invite_code})}"
         )
     return render(
         request,
@@ -296,7 +312,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
     table, record = _finished_record(request, table_id)
     invite = request.GET.get("invite")
-    query = f"?invite={invite}" if invite else ""
+    query = f"?{urlencode({'invite': invite})}" if invite else ""
     players = record.get("options", {}).get("players", table.players)
     by_number = {s.number: s for s in table.seats.select_related("user")}
     sheet = record_sheet(record)
@@ -336,7 +352,8 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "preset": preset_title(table.preset, table.options),
             "ending": _ending(table),
             "record_url": reverse("api-table-record", args=[table.pk])
-            + (f"?download=1&invite={invite}" if invite else "?download=1"),
+            + "?"
+            + urlencode({"download": 1, **({"invite": invite} if invite else {})}),
         },
     )
 

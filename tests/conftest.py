@@ -120,3 +120,18 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for reason, names in by_reason.items():
         if not any(service.skip_reason in reason for service in missing):
             terminalreporter.write_line(f"{len(names)} skipped: {reason}")
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Throttles and sign-in limits count in the cache (Redis when REDIS_URL is set): each
+    test starts with none of this project's keys (other users of the Redis keep theirs)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    default = caches["default"]
+    if isinstance(default, RedisCache):
+        client = default._cache.get_client(None, write=True)
+        keys = list(client.scan_iter(f"{default.key_prefix}:*"))
+        if keys:
+            client.delete(*keys)
+    else:
+        default.clear()

@@ -143,16 +143,6 @@ class TournamentRegistrationSerializer(serializers.ModelSerializer[Registration]
 
 
 class _Base(APIView):
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, errors.TournamentError):
-            return Response(
-                {"error": {"code": exc.code, "message": exc.message}}, status=exc.status
-            )
-        response = super().handle_exception(exc)
-        if isinstance(exc, exceptions.APIException):
-            response.data = {"error": {"code": exc.default_code, "message": str(exc.detail)}}
-        return response
-
     def tournament(self, request: Request, tournament_id: int) -> Tournament:
         t = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
         if t is None:

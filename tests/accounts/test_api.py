@@ -87,7 +87,7 @@ def test_me_patch_with_a_bad_country_is_refused_and_changes_nothing(api):
     response = api.patch("/api/v1/me/", {"display_name": "After", "country": "??"}, format="json")
 
     assert response.status_code == 400
-    assert "country" in response.json()
+    assert "country" in response.json()["error"]["fields"]
     user.refresh_from_db()
     assert user.display_name == "Before"
 
@@ -105,4 +105,4 @@ def test_signup_by_api_refuses_a_taken_name_in_any_case(client):
                 content_type="application/json")
     response = client.post("/api/v1/auth/signup/", {"username": "ROBOT", "password": "long enough passphrase 7"},
                            content_type="application/json")
-    assert response.status_code == 400 and "username" in response.json()
+    assert response.status_code == 400 and "username" in response.json()["error"]["fields"]
