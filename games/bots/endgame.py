@@ -91,7 +91,7 @@ class Solver:
             legal = hand
         best = -INF if maximise else INF
         for card in _cards_desc(legal):
-            v = self._after(hands, trick, seats, to_act, trump, marriages_on, card, alpha, beta)
+            v = self.after(hands, trick, seats, to_act, trump, marriages_on, card, alpha, beta)
             if maximise:
                 if v > best:
                     best = v
@@ -114,7 +114,7 @@ class Solver:
         self.table[key] = (lo, hi)
         return best
 
-    def _after(
+    def after(
         self,
         hands: tuple[int, ...],
         trick: tuple[int, ...],
@@ -137,7 +137,12 @@ class Solver:
                     trump = suit
                     if seat == self.declarer:
                         gain = MARRIAGE_VALUES[suit]
-            elif rank == _ACE and self.ace_marriage and hand & ACES_MASK == ACES_MASK and seat == self.declarer:
+            elif (
+                rank == _ACE
+                and self.ace_marriage
+                and hand & ACES_MASK == ACES_MASK
+                and seat == self.declarer
+            ):
                 gain = ACE_MARRIAGE
         new_hands = hands[:seat] + (hand ^ (1 << card),) + hands[seat + 1 :]
         trick = (*trick, card)

@@ -70,12 +70,12 @@ def test_strong_plays_whole_matches_legally() -> None:
 
 
 def test_strong_falls_back_to_basic_when_its_search_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    from games.bots.strong import StrongBot
+    from games.bots.strong import StrongBot, _Search
 
-    def broken(self: StrongBot, view: object) -> None:
+    def broken(self: _Search) -> None:
         raise RuntimeError("search bug")
 
-    monkeypatch.setattr(StrongBot, "_search", broken)
+    monkeypatch.setattr(_Search, "decide", broken)
     monkeypatch.setattr(StrongBot, "strict", False)
     match = table(Options(), seed=9)
     play_out(match, bots_for(["strong", "strong", "strong"], 9), max_deals=1)
