@@ -19,7 +19,7 @@ Printed per pairing:
 - with ``--matches M``: M whole matches (the preset's rules, barrel and all), one seat of
   A and the others B, A's seat rotating; the share of finished matches A won, with a 95%
   Wilson interval (equal strength would win 1/players);
-- per level, the time per decision (median, 99th percentile, max) over decisions with
+- per level, the CPU time per decision (median, 99th percentile, max) over decisions with
   more than one legal action, measured inside ``decide``.
 
 Levels: ``random``, ``basic``, ``strong``, ``master`` and, in this bench only,
@@ -64,13 +64,15 @@ from games.engine.match import deal_cards
 BENCH_LEVELS = (*LEVELS, "strong-v1")
 SEARCH_LEVELS = ("strong", "master", "strong-v1")
 Budgets = dict[str, tuple[float | None, int]]
+# Bots' time limits count CPU time (Budget.cpu) unless --wall-clock: see main().
+CPU_CLOCK = [True]
 
 
 def make_level(level: str, seed: int, budgets: Budgets) -> Bot:
     """A bot of any bench level, with that level's budget from ``budgets``."""
     seconds, samples = budgets.get(level, (None, 1))
     # A time limit of 0 or less means none: the sample cap alone, reproducible anywhere.
-    budget = Budget(seconds=seconds if seconds and seconds > 0 else None, samples=samples)
+    budget = Budget(seconds=seconds if seconds and seconds > 0 else None, samples=samples, cpu=CPU_CLOCK[0])
     if level == "strong-v1":
         return StrongV1Bot(seed, budget)
     return make_bot(level, seed=seed, budget=budget)
@@ -95,14 +97,15 @@ def seatings(players: int, mode: str) -> list[tuple[int, ...]]:
 
 
 def bot_turn(match: Match, bots: list[Bot], levels: list[str], times: dict[str, list[float]]) -> None:
-    """The seat to act decides from its view; the decision's time is kept when it had a
-    choice."""
+    """The seat to act decides from its view; the decision's time (CPU time of this
+    process, or wall-clock time with ``--wall-clock``) is kept when it had a choice."""
     seat = match.to_act
     assert seat is not None
     view = match.view(seat)
-    t0 = time.perf_counter()
+    clock = time.process_time if CPU_CLOCK[0] else time.perf_counter
+    t0 = clock()
     action = bots[seat].decide(view)
-    dt = time.perf_counter() - t0
+    dt = clock() - t0
     if len(view.legal) > 1:
         times[levels[seat]].append(dt)
     match.apply(action, seat=seat)
@@ -241,7 +244,10 @@ def main() -> None:
                     help="also play this many whole matches per pairing (one seat of A, rotated)")
     ap.add_argument("--memory", type=int, default=0, help="measure the peak memory of this many decisions per level")
     ap.add_argument("--json", default=None, help="write every figure to this file (for manage.py bots_report)")
+    ap.add_argument("--wall-clock", action="store_true",
+                    help="time limits and timings in wall-clock time (default: CPU time, fair on a loaded machine)")
     args = ap.parse_args()
+    CPU_CLOCK[0] = not args.wall_clock
     if args.players is not None:
         args.preset = f"{args.preset}/{args.players}"
     budgets: Budgets = {
@@ -255,7 +261,8 @@ def main() -> None:
     print(f"machine: {machine}")
     print(f"preset={args.preset} seed={args.seed} groups={args.deals} workers={args.workers} "
           f"strong budget: {args.seconds}s / {args.samples} samples; "
-          f"master budget: {args.master_seconds}s / {args.master_samples} samples")  # fmt: skip
+          f"master budget: {args.master_seconds}s / {args.master_samples} samples; "
+          f"{'wall-clock' if args.wall_clock else 'CPU'} time")  # fmt: skip
     before = yardstick()
     print(f"before: {before}")
     all_times: dict[str, list[float]] = {}
@@ -339,6 +346,7 @@ def main() -> None:
             "players": n,
             "seed": args.seed,
             "budgets": budgets,
+            "clock": "wall" if args.wall_clock else "cpu",
             "yardstick_before": before,
             "yardstick_after": after,
             "deals": [

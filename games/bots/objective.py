@@ -13,8 +13,8 @@ penalty, arrivals at 880, samosval, the target without the barrel — and the se
   there, less :data:`RED_COST` below the red threshold (it may then only pass);
 - without the barrel a seat within :data:`NEAR` of the target stands higher by what it
   still lacks being small: a rival close to winning weighs more;
-- my standing counts against the others' mean and their best (half each), so that a
-  rival near the end matters more than a rival far behind.
+- my standing counts against the others' mean; a rival near the end weighs more through
+  his own standing (the barrel, the target), not through a rule of mine.
 
 The value of a deal is the change in that standing. Values are cached per distinct
 result (deltas, bolts, declarer, outcome), which repeat a lot across samples.
@@ -55,7 +55,7 @@ def standing(match: Match, seat: int) -> float:
         return WIN if match.winner == seat else -WIN
     mine = seat_standing(match, seat)
     others = [seat_standing(match, s) for s in range(match.players) if s != seat]
-    return mine - 0.5 * sum(others) / len(others) - 0.5 * max(others)
+    return mine - sum(others) / len(others)
 
 
 class MatchValue:

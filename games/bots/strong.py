@@ -53,7 +53,8 @@ from games.engine.views import View
 
 from .base import Budget, decision_rng, require_turn
 from .basic import BasicBot, bid_estimate
-from .endgame import INF, Solver
+from .endgame import Solver
+from .endgame import solve as solve_value
 from .knowledge import Knowledge, knowledge_of
 from .objective import MatchValue
 from .policy import bits, cards_to_give, estimate_points, rollout
@@ -72,6 +73,9 @@ CALL_REDRAWS = 8
 # gives is this far below the price (the rule the basic bot uses).
 WRITE_OFF_GAP = 30
 CONTRACT_STEPS = 8
+# Gives: every plan is played on the first PRUNE_AFTER samples, then the best KEEP_PLANS.
+PRUNE_AFTER = 6
+KEEP_PLANS = 4
 _PLAY = Phase.PLAY
 
 
@@ -270,21 +274,26 @@ class _Search:
             for a, b in combinations(cands, 2):
                 plans.append(((r0, a), (r1, b)))
                 plans.append(((r0, b), (r1, a)))
+        # Every plan on the first samples, then only the best few: most plans are
+        # plainly worse, and the search spends its budget telling the good ones apart.
         worlds: list[list[Deal]] = [[] for _ in plans]
-        for _ in self.clock.samples():
+        alive = list(range(len(plans)))
+        evs = [0.0] * len(plans)
+        for n, _ in enumerate(self.clock.samples()):
+            if n == PRUNE_AFTER and len(alive) > KEEP_PLANS:
+                for i in alive:
+                    evs[i] = self._best_contract(worlds[i], _contract_values(view, _kept(hand, plans[i])))[0]
+                alive = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
             hands, _piles = sample_hands(know, self.rng)
-            for i, plan in enumerate(plans):
+            for i in alive:
                 h = list(hands)
-                for to, c in plan:
+                for to, c in plans[i]:
                     h[me] &= ~(1 << c)
                     h[to] |= 1 << c
                 worlds[i].append(self._play_contract(h))
-        best_i, best_ev = 0, float("-inf")
-        for i, plan in enumerate(plans):
-            kept = hand
-            for _, c in plan:
-                kept &= ~(1 << c)
-            ev, _ = self._best_contract(worlds[i], _contract_values(view, kept))
+        best_i, best_ev = alive[0], float("-inf")
+        for i in alive:
+            ev, _ = self._best_contract(worlds[i], _contract_values(view, _kept(hand, plans[i])))
             if ev > best_ev:
                 best_i, best_ev = i, ev
         if best_ev < 0 and REDEAL in self.legal:
@@ -373,20 +382,31 @@ def _scored_at(deal: Deal, contract: int | None) -> Deal:
 
 
 def _play_exactly(deal: Deal, solver: Solver) -> None:
-    """Finish ``deal`` with best play for both sides (the solver's line)."""
+    """Finish ``deal`` with best play for both sides: the solver's value of the position,
+    then at every turn the first card (high to low) that keeps it, proven with a null
+    window (a search that only asks "at least v?" or "at most v?" is far cheaper)."""
     decl = deal.declarer
+    v = solve_value(deal, solver)
     while deal.phase is _PLAY:
         seat = deal.to_act
         hands = tuple(deal.hands)
         trick = tuple(deal.trick)
         seats = tuple(deal.trick_seats)
         on = deal.trick_no > 0
-        best_card, best_v = -1, 0
-        for card in reversed(bits(deal.playable_mask())):
-            v = solver.after(hands, trick, seats, seat, deal.trump, on, card, -INF, INF)
-            if best_card < 0 or (v > best_v if seat == decl else v < best_v):
-                best_card, best_v = card, v
-        deal.apply(PLAYS[best_card])
+        cards = bits(deal.playable_mask())
+        choice = cards[-1]
+        if len(cards) > 1:
+            for card in reversed(cards):
+                if seat == decl:
+                    keeps = solver.after(hands, trick, seats, seat, deal.trump, on, card, v - 1, v) >= v
+                else:
+                    keeps = solver.after(hands, trick, seats, seat, deal.trump, on, card, v, v + 1) <= v
+                if keeps:
+                    choice = card
+                    break
+        before = deal.points[decl] + deal.marriages[decl]
+        deal.apply(PLAYS[choice])
+        v -= deal.points[decl] + deal.marriages[decl] - before
 
 
 def _active(view: View) -> tuple[int, ...]:
@@ -437,6 +457,12 @@ def _fits(view: View, hand: int, bid: int | None, price: int) -> bool:
     return est >= bid - CALL_SLACK
 
 
+def _kept(hand: int, plan: tuple[tuple[int, int], ...]) -> int:
+    for _, c in plan:
+        hand &= ~(1 << c)
+    return hand
+
+
 def _contract_values(view: View, hand: int) -> list[int]:
     bid = view.bid or 100
     if view.dark:
@@ -448,10 +474,10 @@ def _contract_values(view: View, hand: int) -> list[int]:
 class _Clock:
     """Yields sample numbers until the sample cap or the deadline (at least one)."""
 
-    def __init__(self, budget: Budget, now: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, budget: Budget, now: Callable[[], float] | None = None) -> None:
         self.budget = budget
-        self.now = now
-        self.start = now()
+        self.now = now or (time.process_time if budget.cpu else time.perf_counter)
+        self.start = self.now()
 
     def samples(self) -> range | _Timed:
         if self.budget.seconds is None:
