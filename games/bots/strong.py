@@ -52,7 +52,7 @@ from games.engine.position import deal_at_first_lead, deal_from_view
 from games.engine.views import View
 
 from .base import Budget, decision_rng, require_turn
-from .basic import BasicBot, bid_estimate
+from .basic import BID_MARGIN, BasicBot, bid_estimate
 from .endgame import Solver
 from .endgame import solve as solve_value
 from .knowledge import Knowledge, knowledge_of
@@ -222,19 +222,22 @@ class _Search:
         me = self.me
         standing = [s for s, v in view.bids if v is not None]
         holder = standing[-1] if standing else -1
-        go = stop = 0.0
-        n = 0
+        worlds: list[Deal] = []
+        stop = 0.0
+        rivals = [s for s in _active(view) if s != me and s not in view.passed]
         for _ in self.clock.samples():
             hands, piles = self._bidding_world(know)
             talon = piles[0] if piles else 0
-            go += self.value.of(self.declare(me, hands, talon, lo))
+            worlds.append(self.declare(me, hands, talon, lo))
             if holder >= 0 and holder != me:
-                stop += self.value.of(
-                    self.declare(holder, hands, talon, view.bid or 100, dark=view.dark)
-                )
-            n += 1
-        go /= max(n, 1)
-        stop /= max(n, 1)
+                winner, price = _auction_without_me(view, rivals, holder, hands)
+                dark = view.dark and winner == holder
+                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
+        stop /= max(len(worlds), 1)
+        # Going on: declarer at the lowest bid, with the contract that is best over the
+        # worlds (the hand's marriages allow up to its cap).
+        cap = 120 + mask_marriages(know.hand, view.options.ace_marriage)
+        go, _ = self._best_contract(worlds, list(range(lo, max(lo, cap) + 1, 5)), write_off=False)
         if can_redeal and max(go, stop) < 0:
             return REDEAL
         if go > stop or not can_pass:
@@ -326,25 +329,29 @@ class _Search:
         )  # fmt: skip
         return self.finish(deal)
 
-    def _best_contract(self, worlds: list[Deal], values: Sequence[int]) -> tuple[float, int | None]:
+    def _best_contract(
+        self, worlds: list[Deal], values: Sequence[int], *, write_off: bool = True
+    ) -> tuple[float, int | None]:
         """(mean value, contract) of the best contract over ``worlds`` (each played out at
-        the bid), ``None`` for a write-off. A contract above every world's take is never
-        better than the highest one some world makes, so those are not scored."""
+        the bid; a world already written off stays so), ``None`` for a write-off. A
+        contract above every world's take is never better than the highest one some world
+        makes, so those are not scored, and of many values at most :data:`CONTRACT_STEPS`
+        evenly spread ones are."""
         if not worlds:
             return 0.0, min(values)
         me = self.me
         top = max(d.points[me] + d.marriages[me] for d in worlds)
+        useful = [c for c in values if c <= top] or [values[0]]
+        if len(useful) > CONTRACT_STEPS:
+            step = (len(useful) - 1) / (CONTRACT_STEPS - 1)
+            useful = sorted({useful[round(i * step)] for i in range(CONTRACT_STEPS)})
         best_ev, best_c = float("-inf"), None
-        for c in values:
-            if c > values[0] and c > top:
-                break
-            ev = sum(self.value.of(d if d.contract == c else d.rescored(c)) for d in worlds) / len(
-                worlds
-            )
+        for c in useful:
+            ev = sum(self.value.of(_scored_at(d, c)) for d in worlds) / len(worlds)
             if ev > best_ev:
                 best_ev, best_c = ev, c
-        if worlds[0].can_write_off() and self.view.options.write_off:
-            wo = sum(self.value.of(d.rescored(None)) for d in worlds) / len(worlds)
+        if write_off and worlds[0].can_write_off():
+            wo = sum(self.value.of(_scored_at(d, None)) for d in worlds) / len(worlds)
             if wo > best_ev:
                 best_ev, best_c = wo, None
         return best_ev, best_c
@@ -448,6 +455,29 @@ def _calls(view: View) -> list[tuple[int, int | None, int]]:
         if value is not None:
             price = value
     return out
+
+
+def _limit(view: View, seat: int, hand: int) -> int:
+    """How far ``seat`` would bid with ``hand`` by the basic bot's rule (0: not at all)."""
+    threshold = view.options.red_threshold
+    if threshold is not None and view.scores[seat] < threshold:
+        return 0
+    cap = 120 + mask_marriages(hand, view.options.ace_marriage)
+    return min(cap, (bid_estimate(view, hand) - BID_MARGIN) // 5 * 5)
+
+
+def _auction_without_me(
+    view: View, rivals: list[int], holder: int, hands: Sequence[int]
+) -> tuple[int, int]:
+    """Who declares, and at what price, if I pass now: the rival still bidding who would
+    go furthest (by the basic bot's rule) when he would outbid the standing bid, paying
+    just over the next one's limit; otherwise the holder at the standing bid."""
+    price = view.bid or 100
+    limits = sorted(((_limit(view, s, hands[s]), s) for s in rivals if s != holder), reverse=True)
+    if limits and limits[0][0] >= price + 5:
+        second = max(limits[1][0], price) if len(limits) > 1 else price
+        return limits[0][1], min(limits[0][0], second + 5)
+    return holder, price
 
 
 def _fits(view: View, hand: int, bid: int | None, price: int) -> bool:
