@@ -229,7 +229,7 @@ class _Search:
             hands, piles = self._bidding_world(know)
             talon = piles[0] if piles else 0
             worlds.append(self.declare(me, hands, talon, lo))
-            if holder >= 0 and holder != me:
+            if holder in rivals:
                 winner, price = _auction_without_me(view, rivals, holder, hands)
                 dark = view.dark and winner == holder
                 stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
@@ -469,15 +469,20 @@ def _limit(view: View, seat: int, hand: int) -> int:
 def _auction_without_me(
     view: View, rivals: list[int], holder: int, hands: Sequence[int]
 ) -> tuple[int, int]:
-    """Who declares, and at what price, if I pass now: the rival still bidding who would
-    go furthest (by the basic bot's rule) when he would outbid the standing bid, paying
-    just over the next one's limit; otherwise the holder at the standing bid."""
+    """Who declares, and at what price, if I pass now: of the rivals still bidding (the
+    holder of the standing bid goes at least as far as his bid), the one whose limit by
+    the basic bot's rule is highest, paying just over the next one's limit."""
     price = view.bid or 100
-    limits = sorted(((_limit(view, s, hands[s]), s) for s in rivals if s != holder), reverse=True)
-    if limits and limits[0][0] >= price + 5:
-        second = max(limits[1][0], price) if len(limits) > 1 else price
-        return limits[0][1], min(limits[0][0], second + 5)
-    return holder, price
+    limits = sorted(
+        ((max(_limit(view, s, hands[s]), price) if s == holder else _limit(view, s, hands[s]), s) for s in rivals),
+        reverse=True,
+    )
+    top, winner = limits[0]
+    if top < price + 5 or (winner == holder and (len(limits) == 1 or limits[1][0] < price + 5)):
+        return holder, price
+    floor = price if winner == holder else price + 5
+    second = limits[1][0] + 5 if len(limits) > 1 else floor
+    return winner, min(top, max(floor, second))
 
 
 def _fits(view: View, hand: int, bid: int | None, price: int) -> bool:

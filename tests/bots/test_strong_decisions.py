@@ -142,3 +142,24 @@ def test_on_the_barrel_only_making_the_contract_counts() -> None:
     made, failed = _one_deal_both_ways(options)
     assert value.of(made) - value.of(failed) >= WIN / 3  # type: ignore[arg-type]
     assert abs(value.of(failed)) < 100  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("limits", "expected"),
+    [
+        ([0, 0], (1, 100)),  # nobody goes on: the holder declares at his bid
+        ([130, 0], (0, 105)),  # a rival outbids him by one step
+        ([130, 115], (0, 120)),  # the holder would go to 115: the rival pays just over it
+        ([110, 140], (1, 115)),  # the holder goes furthest and pays just over the rival
+    ],
+)
+def test_stopping_hands_the_auction_to_the_rival_who_would_go_furthest(
+    monkeypatch: pytest.MonkeyPatch, limits: list[int], expected: tuple[int, int]
+) -> None:
+    """Seat 1 holds the standing 100; seat 0 has not passed; seat 2 (me) weighs a pass."""
+    from games.bots import strong
+
+    monkeypatch.setattr(strong, "_limit", lambda view, seat, hand: limits[seat])
+    match = _three(seat1="TS KS 9H JH TH TC KC", seat2=NOTHING, seat0="AC AH KH QH AD TD 9D", talon="AS JD QD")
+    view = match.view(2)
+    assert strong._auction_without_me(view, [0, 1], 1, [0, 0, 0]) == expected
