@@ -5,7 +5,8 @@ Per table size: every duplicate-deal pairing (points a deal with a 95% interval,
 deal groups won), every whole-match pairing (share of matches won, 95% Wilson interval),
 each level's time per decision and memory, and a rating per level on the Elo scale
 anchored at basic = 1500 from the share of deal groups won: a share ``p`` is a difference
-of ``400 · log10(p / (1 − p))`` (``p`` kept within 0.02..0.98). ``strong-v1`` (the strong
+of ``400 · log10(p / (1 − p))`` (``p`` kept within 0.02..0.98), from pairings of at least
+:data:`MIN_GROUPS` layouts only (fewer say next to nothing). ``strong-v1`` (the strong
 bot before issue 18, bench only) is not a level of the site and stays out of the page.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 REPORT_PATH = Path(__file__).resolve().parent / "bots_report.json"
 SITE_LEVELS = ("random", "basic", "strong", "master")
 ANCHOR = ("basic", 1500.0)
+MIN_GROUPS = 20
 
 
 def _pair(name: str) -> tuple[str, str]:
@@ -37,7 +39,7 @@ def ratings(deal_rows: list[dict[str, Any]]) -> dict[str, float]:
     edges = []
     for row in deal_rows:
         a, b = _pair(row["pairing"])
-        if a in SITE_LEVELS and b in SITE_LEVELS:
+        if a in SITE_LEVELS and b in SITE_LEVELS and row.get("groups", 0) >= MIN_GROUPS:
             edges.append((a, b, _elo(row["win_rate"])))
     changed = True
     while changed:

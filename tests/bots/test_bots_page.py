@@ -30,14 +30,19 @@ def _run(players: int, rows: list[tuple[str, float, float]], seed: int = 5) -> d
 
 def test_ratings_are_anchored_at_basic_and_chained_through_pairings() -> None:
     found = ratings([
-        {"pairing": "strong vs basic", "win_rate": 0.75},
-        {"pairing": "basic vs random", "win_rate": 0.9},
-        {"pairing": "master vs strong", "win_rate": 0.5},
+        {"pairing": "strong vs basic", "win_rate": 0.75, "groups": 40},
+        {"pairing": "basic vs random", "win_rate": 0.9, "groups": 40},
+        {"pairing": "master vs strong", "win_rate": 0.5, "groups": 20},
     ])  # fmt: skip
     assert found["basic"] == 1500
     assert found["strong"] == 1500 + 191  # 400 · log10(3)
     assert found["master"] == found["strong"]
     assert found["random"] < 1500
+
+
+def test_a_pairing_of_few_layouts_gives_no_rating() -> None:
+    found = ratings([{"pairing": "strong vs basic", "win_rate": 1.0, "groups": 3}])
+    assert found == {"basic": 1500}
 
 
 def test_the_bench_only_strong_v1_stays_off_the_page() -> None:
