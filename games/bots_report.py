@@ -54,6 +54,13 @@ def ratings(deal_rows: list[dict[str, Any]]) -> dict[str, float]:
     return {lv: round(known[lv]) for lv in SITE_LEVELS if lv in known}
 
 
+def _budget(run: dict[str, Any], pairing: str) -> str:
+    """The search levels' time a decision in ``run``, as the page shows it ("0.3 s")."""
+    budgets = run.get("budgets") or {}
+    parts = [f"{budgets[lv][0]:g} s" for lv in _pair(pairing) if lv in ("strong", "master") and lv in budgets]
+    return " / ".join(parts) or "–"
+
+
 def build_report(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Merge arena runs (each one ``--json`` file) by table size; a later run's pairing
     replaces an earlier one's."""
@@ -63,10 +70,14 @@ def build_report(runs: list[dict[str, Any]]) -> dict[str, Any]:
         size = sizes.setdefault(str(run["players"]), {"deals": {}, "matches": {}, "timing": {}})
         for row in run.get("deals", []):
             if all(lv in SITE_LEVELS for lv in _pair(row["pairing"])):
-                size["deals"][row["pairing"]] = {**row, "seed": run["seed"], "preset": run["preset"]}
+                size["deals"][row["pairing"]] = {
+                    **row, "seed": run["seed"], "preset": run["preset"], "budget": _budget(run, row["pairing"])
+                }
         for row in run.get("matches", []):
             if all(lv in SITE_LEVELS for lv in _pair(row["pairing"])):
-                size["matches"][row["pairing"]] = {**row, "seed": run["seed"], "preset": run["preset"]}
+                size["matches"][row["pairing"]] = {
+                    **row, "seed": run["seed"], "preset": run["preset"], "budget": _budget(run, row["pairing"])
+                }
         for level, timing in run.get("timing", {}).items():
             if level in SITE_LEVELS:
                 size["timing"][level] = timing

@@ -64,6 +64,7 @@ def _sizes(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "ci": f"{r['mean'] - r['half_width']:+.1f} … {r['mean'] + r['half_width']:+.1f}",
                 "win": f"{100 * r['win_rate']:.0f}%",
                 "seed": r["seed"],
+                "budget": r.get("budget", "–"),
             }
             for r in size.get("deals", [])
         ]
@@ -74,6 +75,7 @@ def _sizes(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "win": f"{100 * r['win_rate']:.0f}%",
                 "ci": f"{100 * r['low']:.0f}% … {100 * r['high']:.0f}%",
                 "seed": r["seed"],
+                "budget": r.get("budget", "–"),
             }
             for r in size.get("matches", [])
             if r.get("finished")
