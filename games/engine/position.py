@@ -97,7 +97,11 @@ def deal_from_view(view: View, hands: Sequence[int], talons: Sequence[int] | Non
     deal.bid = view.bid or 0
     standing = [(s, v) for s, v in view.bids if v is not None]
     deal.bidder = standing[-1][0] if standing else -1
-    deal.dark = deal.dark_said = view.dark
+    deal.dark = view.dark
+    # "Dark" said and then outbid leaves no trace in the view's flags, but its blind 120
+    # opens the bids; dark is never allowed with anyone on the barrel (§6.1, §9.1).
+    blind_opening = bool(view.bids) and view.bids[0] == (deal.forced, 120) and view.barrel is None
+    deal.dark_said = view.dark or view.golden or blind_opening
     if view.declarer is not None:
         deal.declarer = view.declarer
         deal.bidder = view.declarer

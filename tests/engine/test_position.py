@@ -126,3 +126,25 @@ def test_a_standing_match_scores_a_deal_by_the_match_steps() -> None:
     assert deal.points[0] + deal.marriages[0] >= 120
     standing.score_deal(deal)
     assert standing.winner == 0
+
+
+def test_a_dark_outbid_still_forbids_the_redeal_in_the_rebuilt_deal() -> None:
+    """§9.1: no redeal in a deal in which dark was said, even after it is outbid."""
+    from games.engine import Bid, Dark
+    from games.engine.cards import parse_card
+
+    def mask(text: str) -> int:
+        return sum(parse_card(c).mask for c in text.split())
+
+    match = Match.empty(Options(dark=True, redeal=True), first_dealer=0)
+    match.start_deal(
+        [mask("9S 9C 9D JS JC QS QC"), mask("AS TS KS AC TC KC 9H"), mask("KH QH AH TH KD QD AD")],
+        (mask("JD TD JH"),),
+    )
+    match.apply(Dark(), seat=1)
+    match.apply(Bid(125), seat=2)
+    assert match.deal is not None and match.to_act == 0
+    view = match.view(0)
+    rebuilt = deal_from_view(view, list(match.deal.hands), list(match.deal.talons))
+    assert "redeal" not in [a.type for a in rebuilt.legal_actions()]
+    assert list(rebuilt.legal_actions()) == list(match.deal.legal_actions())
