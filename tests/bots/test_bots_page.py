@@ -85,6 +85,9 @@ def test_the_bots_page_describes_every_level_in_the_visitors_language(
     assert f'<dt id="level-master">{master}</dt>' in page
     for level in ("random", "basic", "strong", "master"):
         assert f'id="level-{level}"' in page
+    if language != "en":  # every sentence of the page is translated, "95%" ones included
+        assert "Measured bot against bot" not in page
+        assert "95% interval" not in page
 
 
 def test_the_bots_page_shows_the_committed_figures(client: object) -> None:
