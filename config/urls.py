@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import set_language
 from config import views
+from games.bots_views import bots
 from games.views import play
 from ratings.views import leaderboards
 from tournaments.views import tournament_list
@@ -19,6 +20,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("healthz", views.healthz, name="healthz"),
     path("play/", play, name="play"),
+    path("bots/", bots, name="bots"),
     path("", include("games.urls")),
     path("tournaments/", tournament_list, name="tournaments"),
     path("tournaments/", include("tournaments.urls")),

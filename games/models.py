@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-BOT_LEVELS = ("random", "basic", "strong")
+from games.bots import LEVELS as BOT_LEVELS  # one list of levels: the bots' own
 
 
 def new_invite_code() -> str:

@@ -182,6 +182,7 @@ BOT_LEVEL_LABELS: dict[str, Promise] = {
     "random": _("random (any legal card; a match may never end)"),
     "basic": _("basic"),
     "strong": _("strong"),
+    "master": _("master (thinks longer; for practice)"),
 }
 
 
@@ -206,6 +207,7 @@ BOT_LEVEL_WORDS: dict[str, Promise] = {
     "random": pgettext_lazy("bot level", "random"),
     "basic": pgettext_lazy("bot level", "basic"),
     "strong": pgettext_lazy("bot level", "strong"),
+    "master": pgettext_lazy("bot level", "master"),
 }
 
 

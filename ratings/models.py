@@ -28,6 +28,7 @@ class BotLevel(models.TextChoices):
     RANDOM = "random", _("random bot")
     BASIC = "basic", _("basic bot")
     STRONG = "strong", _("strong bot")
+    MASTER = "master", _("master bot")
 
 
 class Competitor(models.Model):

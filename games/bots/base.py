@@ -15,12 +15,17 @@ from games.engine.views import View
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long a bot may think per decision: a wall-clock limit (``None``: none) and a
-    cap on sampled deals. With no time limit a decision is a pure function of the seed and
-    the view; with one it is too whenever the sample cap is reached first."""
+    """How long a bot may think per decision: a time limit (``None``: none) and a cap on
+    sampled deals. With no time limit a decision is a pure function of the seed and the
+    view; with one it is too whenever the sample cap is reached first.
+
+    The limit is wall-clock time at live tables; ``cpu=True`` counts the process's CPU
+    time instead, so that a bench on a shared, loaded machine gives every bot the thinking
+    it would get on an idle core."""
 
     seconds: float | None = None
     samples: int = 1000
+    cpu: bool = False
 
 
 class Bot(Protocol):

@@ -145,11 +145,14 @@ def _lead(hand: int, seat: int, declarer: int, trump: int, trick_no: int, played
     return min(cards, key=lead_cost)
 
 
-def rollout(deal: Deal) -> Deal:
-    """Play ``deal`` to its end with :func:`choose_play` for every seat (in place)."""
+def rollout(deal: Deal, stop: int = 0) -> Deal:
+    """Play ``deal`` with :func:`choose_play` for every seat (in place) to its end, or
+    until only ``stop`` cards are left to play."""
     k = deal.k
     declarer = deal.declarer
     while deal.phase == _PLAY:
+        if stop and (deal.n_tricks - deal.trick_no) * k - len(deal.trick) <= stop:
+            break
         seat = deal.to_act
         card = choose_play(
             deal.hands[seat], deal.playable_mask(), deal.trick, deal.trick_seats, seat, declarer,

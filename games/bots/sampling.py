@@ -1,5 +1,5 @@
-"""Sampling the cards a seat cannot see, consistently with its :class:`Knowledge`, and
-building engine deals from a sample (determinization).
+"""Sampling the cards a seat cannot see, consistently with its :class:`Knowledge`
+(determinization; ``games.engine.position`` builds the engine deal from a sample).
 
 A sample gives every other seat exactly as many cards as it holds, never a card of a suit
 it is known to be void in nor one it is known not to hold, keeps the known cards where
@@ -14,8 +14,6 @@ from __future__ import annotations
 import random
 
 from games.engine.cards import mask_marriages
-from games.engine.deal import Deal, Phase
-from games.engine.views import View
 
 from .knowledge import Knowledge, suit_void_mask
 
@@ -31,7 +29,9 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def sample_hands(know: Knowledge, rng: random.Random, tries: int = 12) -> tuple[list[int], list[int]]:
+def sample_hands(
+    know: Knowledge, rng: random.Random, tries: int = 12
+) -> tuple[list[int], list[int]]:
     """One layout of the unseen cards: (hands per seat, hidden piles). My hand is mine.
 
     A seat that bid over 120 must have been dealt marriages worth the excess (§2.2):
@@ -44,7 +44,8 @@ def sample_hands(know: Knowledge, rng: random.Random, tries: int = 12) -> tuple[
     for _ in range(tries):
         hands = layout[0]
         if all(
-            mask_marriages(hands[s] | know.gone_from[s], ace) >= know.marriage_floor[s] for s in floors
+            mask_marriages(hands[s] | know.gone_from[s], ace) >= know.marriage_floor[s]
+            for s in floors
         ):
             break
         layout = _sample_once(know, rng)
@@ -176,52 +177,4 @@ def _repair(hands: list[int], piles: list[int], know: Knowledge, rng: random.Ran
             piles[i] |= 1 << cards.pop()
 
 
-def play_template(view: View, know: Knowledge) -> Deal:
-    """A PLAY-phase deal positioned like ``view`` (hands to be filled per sample)."""
-    options = view.options
-    n = options.players
-    dealer = view.dealer if view.dealer is not None else 0
-    talons: tuple[int, ...] = (0, 0) if n == 2 else (0,)
-    deal = Deal(options=options, dealer=dealer, hands=[0] * n, talons=talons, golden=view.golden,
-                sitter=view.barrel)  # fmt: skip
-    deal.phase = Phase.PLAY
-    deal.declarer = know.declarer
-    deal.bid = view.bid or 0
-    deal.bidder = know.declarer
-    deal.contract = view.contract or 0
-    deal.dark = deal.dark_game = view.dark
-    deal.talon_index = view.talon_taken if view.talon_taken is not None else 0
-    deal.trump = know.trump
-    deal.trick = list(know.trick)
-    deal.trick_seats = list(know.trick_seats)
-    deal.trick_no = know.trick_no
-    deal.points = list(view.card_points)
-    deal.tricks = list(view.tricks)
-    deal.marriages = list(view.marriages)
-    deal.played = know.played
-    deal.to_act = know.seat
-    deal.leader = know.trick_seats[0] if know.trick_seats else know.seat
-    return deal
-
-
-def opening_deal(
-    view: View, declarer: int, hands: list[int], contract: int, dark: bool = False
-) -> Deal:
-    """A deal at the first lead: ``declarer`` has named ``contract``, hands are final."""
-    options = view.options
-    n = options.players
-    dealer = view.dealer if view.dealer is not None else 0
-    talons: tuple[int, ...] = (0, 0) if n == 2 else (0,)
-    deal = Deal(options=options, dealer=dealer, hands=list(hands), talons=talons, golden=view.golden,
-                sitter=view.barrel)  # fmt: skip
-    deal.phase = Phase.PLAY
-    deal.declarer = declarer
-    deal.bid = deal.contract = contract
-    deal.bidder = declarer
-    deal.dark = deal.dark_game = dark
-    deal.talon_index = 0
-    deal.to_act = deal.leader = declarer
-    return deal
-
-
-__all__ = ["opening_deal", "play_template", "sample_hands"]
+__all__ = ["sample_hands"]

@@ -1,23 +1,30 @@
-"""The ``strong`` bot: determinized Monte Carlo search.
+"""The ``strong`` and ``master`` bots: determinized search that bids and plays the match.
 
 Every decision samples the cards its seat cannot see, consistently with what the seat
-knows (:mod:`games.bots.knowledge`, :mod:`games.bots.sampling`), and plays the rest of the
-deal out with the engine for each candidate action, every seat following the
-:mod:`games.bots.policy` heuristics from its own hand. The same samples serve all the
-candidates (common random numbers), and the action with the best mean utility wins.
+knows (:mod:`games.bots.knowledge`, :mod:`games.bots.sampling`; in the bidding also with
+the calls made so far, read as information), builds each sampled world with the engine
+(:func:`games.engine.position.deal_from_view`) and plays the rest of the deal out for every
+candidate: the :mod:`games.bots.policy` heuristics while many cards remain, then the exact
+endgame solver (:mod:`games.bots.endgame`) for the last tricks. The same samples serve
+every candidate (common random numbers). A finished world is valued by what it does to the
+match (:mod:`games.bots.objective`: the barrel, bolts, samosval, the red threshold, a rival
+near the target), not by raw points, and the candidate with the best mean wins.
 
-The utility of a finished deal for a seat is its deal delta minus the mean delta of the
-other active seats: what the deal does to its standing in the match. A seat on the barrel
-values only making its contract (that wins the match).
+- Dark or look (§6.1): the blind seat's whole deal is sampled; ``dark`` when declaring
+  blind at 120 is worth more than a normal deal (valued 0).
+- Bidding: going on (the lowest legal bid, as declarer: talon taken, heuristic gives,
+  played out) against stopping (the standing bidder declares at his bid and I defend);
+  bid while going on is worth more; a redeal when both are worth less than a new deal.
+- Gives (and the talon redeal): pairs of the least useful cards with both receivers, each
+  plan valued at its best contract or write-off over the samples.
+- Contract and write-off: one play-out per sample, scored again at every contract value
+  (:meth:`Deal.rescored`) and as a write-off.
+- Play: every legal card on every sample; with few tricks left the whole rest is solved
+  exactly on each sample.
+- The two-player talon choice stays the first talon: both lie face down, nothing tells
+  them apart.
 
-- Play: each legal card, rolled out on every sample.
-- Gives: pairs of cards among the few least useful, each with both receivers; each plan is
-  valued at its best contract (or write-off) on the samples, and a talon redeal is taken
-  when every plan loses on average.
-- Contract: the points a rollout makes on each sample give the expectation of every
-  contract value and of writing off.
-- Bidding: talon and other hands sampled; as declarer the bot would give by heuristic and
-  play it out; it bids the lowest legal value while that beats passing.
+``master`` is the same search with a larger budget and exact play from one trick earlier.
 """
 
 from __future__ import annotations
@@ -28,47 +35,65 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from games.engine.actions import (
+    DARK,
     LOOK,
     PASS,
+    PLAYS,
     REDEAL,
     WRITE_OFF,
     Action,
     Bid,
     Contract,
     Give,
-    Redeal,
-    WriteOff,
 )
-from games.engine.cards import mask_marriages, round5
-from games.engine.deal import Deal
+from games.engine.cards import FULL_DECK, mask_marriages
+from games.engine.deal import Deal, Outcome, Phase, active_seats
+from games.engine.position import deal_at_first_lead, deal_from_view
 from games.engine.views import View
 
 from .base import Budget, decision_rng, require_turn
-from .basic import BasicBot
+from .basic import BID_MARGIN, BasicBot, bid_estimate
+from .endgame import Solver
+from .endgame import solve as solve_value
 from .knowledge import Knowledge, knowledge_of
-from .policy import cards_to_give, rollout
-from .sampling import opening_deal, play_template, sample_hands
+from .objective import MatchValue
+from .policy import bits, cards_to_give, estimate_points, rollout
+from .sampling import sample_hands
 
 # The budget at live tables: well under a second at the 99th percentile on two busy cores.
 LIVE_BUDGET = Budget(seconds=0.3, samples=400)
-# Utility of passing in the auction, against the alternative of declaring.
-PASS_VALUE = -5.0
+# Practice and analysis: about five times the search.
+MASTER_BUDGET = Budget(seconds=1.5, samples=2000)
 GIVE_CANDIDATES = 5
-WIN_VALUE = 1000
-
-
-def _utility(deal: Deal, me: int, active: Sequence[int]) -> float:
-    d = deal.deltas
-    others = [d[s] for s in active if s != me]
-    return d[me] - sum(others) / len(others)
+# The bidding reads the calls as information: a sampled world in which a seat's hand
+# does not fit its calls (by the basic estimate, with this much slack) is drawn again.
+CALL_SLACK = 20
+CALL_REDRAWS = 8
+# A declarer writes off, in a bidding simulation, when his hand after the talon and the
+# gives is this far below the price (the rule the basic bot uses).
+WRITE_OFF_GAP = 30
+CONTRACT_STEPS = 8
+# Gives: every plan is played on the first PRUNE_AFTER samples, then the best KEEP_PLANS.
+PRUNE_AFTER = 6
+KEEP_PLANS = 4
+_PLAY = Phase.PLAY
 
 
 class StrongBot:
     level = "strong"
 
-    def __init__(self, seed: int = 0, budget: Budget = LIVE_BUDGET) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget = LIVE_BUDGET,
+        *,
+        leaf_tricks: int = 3,
+        exact_tricks: int = 3,
+    ) -> None:
         self.seed = seed
         self.budget = budget
+        self.leaf_tricks = leaf_tricks  # play-outs switch to the exact solver here
+        self.exact_tricks = exact_tricks  # a real decision is solved exactly from here
         self._fallback = BasicBot(seed)
 
     # A live table must never stall on a bot: if the search fails (a bug), fall back to the
@@ -81,89 +106,200 @@ class StrongBot:
         if len(legal) == 1:
             return legal[0]
         try:
-            return self._search(view)
+            return _Search(self, view).decide()
         except Exception:
             if self.strict:
                 raise
             return self._fallback.decide(view)
 
-    def _search(self, view: View) -> Action:
-        legal = view.legal
-        phase = view.phase
+
+class MasterBot(StrongBot):
+    level = "master"
+
+    def __init__(self, seed: int = 0, budget: Budget = MASTER_BUDGET) -> None:
+        super().__init__(seed, budget, leaf_tricks=3, exact_tricks=4)
+
+
+class _Search:
+    """One decision: the view, its knowledge, the random numbers, the clock, the value of
+    results for the seat and the exact solvers (one per declarer)."""
+
+    def __init__(self, bot: StrongBot, view: View) -> None:
+        self.bot = bot
+        self.view = view
+        self.legal = view.legal
+        self.rng = decision_rng(bot.seed, view)
+        self.clock = _Clock(bot.budget)
+        self.value = MatchValue(view)
+        self.solvers: dict[int, Solver] = {}
+        assert view.seat is not None
+        self.me = view.seat
+
+    def decide(self) -> Action:
+        phase = self.view.phase
         if phase == "dark_decision":
-            return LOOK
+            return self._dark()
         if phase == "talon":
-            return legal[0]  # both talons are face down: nothing to choose on
-        rng = decision_rng(self.seed, view)
-        clock = _Clock(self.budget)
-        know = knowledge_of(view)
+            return self.legal[0]  # both talons are face down: nothing to choose on
+        know = knowledge_of(self.view)
         if phase == "play":
-            return self._play(view, know, rng, clock)
+            return self._play(know)
         if phase == "bidding":
-            return self._bid(view, know, rng, clock)
+            return self._bid(know)
         if phase == "giving":
-            return self._give(view, know, rng, clock)
+            return self._give(know)
         if phase == "contract":
-            return self._contract(view, know, rng, clock)
-        return self._fallback.decide(view)
+            return self._contract(know)
+        return self.bot._fallback.decide(self.view)
 
-    # -- play -------------------------------------------------------------------------
+    # -- playing a world out ----------------------------------------------------------
 
-    def _play(self, view: View, know: Knowledge, rng: random.Random, clock: _Clock) -> Action:
-        template = play_template(view, know)
-        actions = list(view.legal)
-        totals = [0.0] * len(actions)
-        me = know.seat
-        active = know.active
-        barrel = view.barrel == me and know.declarer == me
-        for _ in clock.samples():
-            hands, _piles = sample_hands(know, rng)
-            for i, action in enumerate(actions):
-                deal = template.copy()
-                deal.hands = hands[:]
-                deal.apply(action)
-                rollout(deal)
-                if barrel:
-                    totals[i] += WIN_VALUE if deal.deltas[me] > 0 else 0
-                else:
-                    totals[i] += _utility(deal, me, active)
-        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        return actions[best]
+    def _solver(self, deal: Deal) -> Solver:
+        solver = self.solvers.get(deal.declarer)
+        if solver is None:
+            solver = self.solvers[deal.declarer] = Solver(
+                declarer=deal.declarer, order=deal.active, ace_marriage=deal.options.ace_marriage
+            )
+        return solver
 
-    # -- declarer: gives and contract -------------------------------------------------
+    def finish(self, deal: Deal, exact_from: int | None = None) -> Deal:
+        """Play ``deal`` to its end (in place): the policy for every seat until
+        ``exact_from`` tricks remain (default: the bot's leaf depth), then best play."""
+        tricks = self.bot.leaf_tricks if exact_from is None else exact_from
+        rollout(deal, stop=tricks * deal.k)
+        if deal.phase is _PLAY:
+            _play_exactly(deal, self._solver(deal))
+        return deal
 
-    def _give(self, view: View, know: Knowledge, rng: random.Random, clock: _Clock) -> Action:
-        gives = [a for a in view.legal if isinstance(a, Give)]
+    def declare(
+        self, declarer: int, hands: Sequence[int], talon: int, price: int, *, dark: bool = False
+    ) -> Deal:
+        """A sampled world played out with ``declarer`` at ``price``: he takes ``talon``,
+        gives his least useful cards, names ``price`` (or writes off a hopeless hand, when
+        he may) and everybody plays."""
+        view = self.view
+        options = view.options
+        h = list(hands)
+        h[declarer] |= talon
+        dealer = view.dealer if view.dealer is not None else 0
+        deal_seats = [s for s in _active(view) if s != declarer]
+        for to, c in zip(deal_seats, cards_to_give(h[declarer], len(deal_seats))):
+            h[declarer] &= ~(1 << c)
+            h[to] |= 1 << c
+        deal = deal_at_first_lead(
+            options, dealer=dealer, hands=h, declarer=declarer, contract=price, dark=dark, golden=view.golden,
+            sitter=view.barrel, talons=_talons(view, talon),
+        )  # fmt: skip
+        self.finish(deal)
+        hopeless = estimate_points(h[declarer], options.ace_marriage) < price - WRITE_OFF_GAP
+        if hopeless and not dark and deal.can_write_off():
+            return deal.rescored(None)
+        return deal
+
+    # -- dark or look ------------------------------------------------------------------
+
+    def _dark(self) -> Action:
+        view = self.view
+        total = 0.0
+        n = 0
+        for _ in self.clock.samples():
+            hands, talon = _blind_world(view, self.rng)
+            total += self.value.of(self.declare(self.me, hands, talon, 120, dark=True))
+            n += 1
+        return DARK if n and total / n > 0 and DARK in self.legal else LOOK
+
+    # -- bidding -----------------------------------------------------------------------
+
+    def _bid(self, know: Knowledge) -> Action:
+        view = self.view
+        legal = self.legal
+        bids = sorted(a.value for a in legal if isinstance(a, Bid))
+        can_pass = PASS in legal
+        can_redeal = REDEAL in legal
+        if not bids:
+            return PASS if can_pass else legal[0]
+        lo = bids[0]
+        me = self.me
+        standing = [s for s, v in view.bids if v is not None]
+        holder = standing[-1] if standing else -1
+        worlds: list[Deal] = []
+        stop = 0.0
+        rivals = [s for s in _active(view) if s != me and s not in view.passed]
+        for _ in self.clock.samples():
+            hands, piles = self._bidding_world(know)
+            talon = piles[0] if piles else 0
+            worlds.append(self.declare(me, hands, talon, lo))
+            if holder in rivals:
+                winner, price = _auction_without_me(view, rivals, holder, hands)
+                dark = view.dark and winner == holder
+                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
+        stop /= max(len(worlds), 1)
+        # Going on: declarer at the lowest bid, with the contract that is best over the
+        # worlds (the hand's marriages allow up to its cap).
+        cap = 120 + mask_marriages(know.hand, view.options.ace_marriage)
+        go, _ = self._best_contract(worlds, list(range(lo, max(lo, cap) + 1, 5)), write_off=False)
+        if can_redeal and max(go, stop) < 0:
+            return REDEAL
+        if go > stop or not can_pass:
+            return Bid(lo)
+        return PASS
+
+    def _bidding_world(self, know: Knowledge) -> tuple[list[int], list[int]]:
+        """A layout of the unseen cards in which every other seat's hand fits its calls:
+        a voluntary bid of v needs a basic estimate of at least v − slack, a pass an
+        estimate below the price it passed at + slack. Drawn again a few times, then
+        taken as it is."""
+        view = self.view
+        calls = _calls(view)
+        layout = sample_hands(know, self.rng)
+        for _ in range(CALL_REDRAWS):
+            if all(
+                _fits(view, layout[0][s], bid, price) for s, bid, price in calls if s != self.me
+            ):
+                break
+            layout = sample_hands(know, self.rng)
+        return layout
+
+    # -- declarer: gives and contract --------------------------------------------------
+
+    def _give(self, know: Knowledge) -> Action:
+        view = self.view
+        gives = [a for a in self.legal if isinstance(a, Give)]
         receivers = sorted({g.to for g in gives})
         hand = know.hand
+        me = self.me
         cands = cards_to_give(hand, GIVE_CANDIDATES + len(receivers) - 1)
         plans: list[tuple[tuple[int, int], ...]] = []
         if len(receivers) == 1:
             plans = [((receivers[0], c),) for c in cands]
         else:
-            r0, r1 = receivers[0], receivers[1]
+            r0, r1 = receivers
             for a, b in combinations(cands, 2):
                 plans.append(((r0, a), (r1, b)))
                 plans.append(((r0, b), (r1, a)))
-        me = know.seat
-        samples: list[list[tuple[int, list[int]]]] = [[] for _ in plans]
-        for _ in clock.samples():
-            hands, _piles = sample_hands(know, rng)
-            for i, plan in enumerate(plans):
-                h = hands[:]
-                for to, c in plan:
+        # Every plan on the first samples, then only the best few: most plans are
+        # plainly worse, and the search spends its budget telling the good ones apart.
+        worlds: list[list[Deal]] = [[] for _ in plans]
+        alive = list(range(len(plans)))
+        evs = [0.0] * len(plans)
+        for n, _ in enumerate(self.clock.samples()):
+            if n == PRUNE_AFTER and len(alive) > KEEP_PLANS:
+                for i in alive:
+                    evs[i] = self._best_contract(worlds[i], _contract_values(view, _kept(hand, plans[i])))[0]
+                alive = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
+            hands, _piles = sample_hands(know, self.rng)
+            for i in alive:
+                h = list(hands)
+                for to, c in plans[i]:
                     h[me] &= ~(1 << c)
                     h[to] |= 1 << c
-                samples[i].append(self._declarer_rollout(view, know, h))
-        best_i, best_ev = 0, float("-inf")
-        for i, plan in enumerate(plans):
-            kept = hand
-            for _, c in plan:
-                kept &= ~(1 << c)
-            ev, _ = self._best_contract(view, know, kept, samples[i], _contract_values(view, kept))
+                worlds[i].append(self._play_contract(h))
+        best_i, best_ev = alive[0], float("-inf")
+        for i in alive:
+            ev, _ = self._best_contract(worlds[i], _contract_values(view, _kept(hand, plans[i])))
             if ev > best_ev:
                 best_i, best_ev = i, ev
-        if best_ev < 0 and any(isinstance(a, Redeal) for a in view.legal):
+        if best_ev < 0 and REDEAL in self.legal:
             return REDEAL
         to, card = plans[best_i][0]
         for g in gives:
@@ -171,107 +307,195 @@ class StrongBot:
                 return g
         return gives[0]
 
-    def _contract(self, view: View, know: Knowledge, rng: random.Random, clock: _Clock) -> Action:
-        values = [a.value for a in view.legal if isinstance(a, Contract)]
-        results: list[tuple[int, list[int]]] = []
-        for _ in clock.samples():
-            hands, _piles = sample_hands(know, rng)
-            results.append(self._declarer_rollout(view, know, hands))
-        _, choice = self._best_contract(view, know, know.hand, results, values)
+    def _contract(self, know: Knowledge) -> Action:
+        values = [a.value for a in self.legal if isinstance(a, Contract)]
+        worlds = []
+        for _ in self.clock.samples():
+            hands, _piles = sample_hands(know, self.rng)
+            worlds.append(self._play_contract(hands))
+        _, choice = self._best_contract(worlds, values)
         if choice is None:
-            if any(isinstance(a, WriteOff) for a in view.legal):
-                return WRITE_OFF
-            choice = min(values)
+            return WRITE_OFF if WRITE_OFF in self.legal else Contract(min(values))
         return Contract(choice)
 
-    def _declarer_rollout(
-        self, view: View, know: Knowledge, hands: list[int], dark: bool | None = None
-    ) -> tuple[int, list[int]]:
-        """Play the deal out from the first lead; (my points + marriages, every delta as a
-        defender sees it)."""
-        contract = view.bid or 100
-        deal = opening_deal(view, know.seat, hands, contract, dark=view.dark if dark is None else dark)
-        rollout(deal)
-        me = know.seat
-        return deal.points[me] + deal.marriages[me], deal.deltas[:]
+    def _play_contract(self, hands: list[int]) -> Deal:
+        """A world played out from the first lead at the winning bid (after the gives)."""
+        view = self.view
+        dealer = view.dealer if view.dealer is not None else 0
+        bid = 120 if view.dark else (view.bid or 100)
+        deal = deal_at_first_lead(
+            view.options, dealer=dealer, hands=hands, declarer=self.me, contract=bid, dark=view.dark,
+            golden=view.golden, sitter=view.barrel,
+        )  # fmt: skip
+        return self.finish(deal)
 
     def _best_contract(
-        self,
-        view: View,
-        know: Knowledge,
-        hand: int,
-        results: list[tuple[int, list[int]]],
-        values: Sequence[int],
+        self, worlds: list[Deal], values: Sequence[int], *, write_off: bool = True
     ) -> tuple[float, int | None]:
-        """(expected utility, contract) of the best contract, ``None`` for a write-off."""
-        me = know.seat
-        others = [s for s in know.active if s != me]
-        n = max(len(results), 1)
-        dark = view.dark
-        sitter = view.barrel == me
-        opp = sum(sum(d[s] for s in others) / len(others) for _, d in results) / n
+        """(mean value, contract) of the best contract over ``worlds`` (each played out at
+        the bid; a world already written off stays so), ``None`` for a write-off. A
+        contract above every world's take is never better than the highest one some world
+        makes, so those are not scored, and of many values at most :data:`CONTRACT_STEPS`
+        evenly spread ones are."""
+        if not worlds:
+            return 0.0, min(values)
+        me = self.me
+        top = max(d.points[me] + d.marriages[me] for d in worlds)
+        useful = [c for c in values if c <= top] or [values[0]]
+        if len(useful) > CONTRACT_STEPS:
+            step = (len(useful) - 1) / (CONTRACT_STEPS - 1)
+            useful = sorted({useful[round(i * step)] for i in range(CONTRACT_STEPS)})
         best_ev, best_c = float("-inf"), None
-        for c in values:
-            need = 120 if dark else c
-            stake = 240 if dark else c
-            made = sum(1 for p, _ in results if p >= need)
-            ev = WIN_VALUE * made / n if sitter else (stake * made - stake * (n - made)) / n - opp
+        for c in useful:
+            ev = sum(self.value.of(_scored_at(d, c)) for d in worlds) / len(worlds)
             if ev > best_ev:
                 best_ev, best_c = ev, c
-        if view.options.write_off and not sitter:
-            bid = 120 if dark else (view.bid or 100)
-            wo: float
-            if view.options.write_off_penalty:
-                wo = -(2 * bid if dark else bid) - (120 if dark else round5(bid))
-            else:
-                wo = -30.0 - (120 if dark else round5(bid))
+        if write_off and worlds[0].can_write_off():
+            wo = sum(self.value.of(_scored_at(d, None)) for d in worlds) / len(worlds)
             if wo > best_ev:
                 best_ev, best_c = wo, None
         return best_ev, best_c
 
-    # -- bidding ----------------------------------------------------------------------
+    # -- play --------------------------------------------------------------------------
 
-    def _bid(self, view: View, know: Knowledge, rng: random.Random, clock: _Clock) -> Action:
-        legal = view.legal
-        bids = sorted(a.value for a in legal if isinstance(a, Bid))
-        can_pass = PASS in legal
-        can_redeal = REDEAL in legal
-        if not bids:
-            return PASS if can_pass else legal[0]
-        lo = bids[0]
-        me = know.seat
-        players = know.players
-        results: list[tuple[int, list[int]]] = []
-        active = know.active
-        defenders = [s for s in active if s != me]
-        for _ in clock.samples():
-            hands, piles = sample_hands(know, rng)
-            h = hands[:]
-            h[me] |= piles[0] if piles else 0
-            give = cards_to_give(h[me], 1 if players == 2 else 2)
-            for to, c in zip(defenders, give):
-                h[me] &= ~(1 << c)
-                h[to] |= 1 << c
-            results.append(self._declarer_rollout(view, know, h, dark=False))
-        n = max(len(results), 1)
-        opp = sum(sum(d[s] for s in defenders) / len(defenders) for _, d in results) / n
-        sitter = view.barrel == me
-        write_off = view.options.write_off and not sitter
-        total = 0.0
-        for p, _ in results:
-            if p >= lo:
-                total += WIN_VALUE if sitter else lo - opp
-            elif write_off and p < lo - 40:
-                total += -lo - round5(lo)
-            else:
-                total += 0 if sitter else -lo - opp
-        ev = total / n
-        stay = 0.0 if can_redeal else PASS_VALUE
-        if ev > stay:
-            return Bid(lo)
-        if can_redeal:
-            return REDEAL
-        return PASS if can_pass else Bid(lo)
+    def _play(self, know: Knowledge) -> Action:
+        view = self.view
+        actions = list(self.legal)
+        totals = [0.0] * len(actions)
+        left = sum(view.hand_sizes)
+        k = len(_active(view))
+        exact = left <= self.bot.exact_tricks * k
+        for _ in self.clock.samples():
+            hands, _piles = sample_hands(know, self.rng)
+            try:
+                world = deal_from_view(view, hands)
+            except ValueError:
+                continue  # a sample the knowledge could not make consistent
+            for i, action in enumerate(actions):
+                deal = world.copy()
+                deal.apply(action)
+                totals[i] += self.value.of(
+                    self.finish(deal, self.bot.exact_tricks if exact else None)
+                )
+        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        return actions[best]
+
+
+def _scored_at(deal: Deal, contract: int | None) -> Deal:
+    """``deal`` scored at ``contract`` (``None``: written off); a written-off deal as is."""
+    if deal.outcome is Outcome.WRITTEN_OFF or (contract is not None and contract == deal.contract):
+        return deal
+    return deal.rescored(contract)
+
+
+def _play_exactly(deal: Deal, solver: Solver) -> None:
+    """Finish ``deal`` with best play for both sides: the solver's value of the position,
+    then at every turn the first card (high to low) that keeps it, proven with a null
+    window (a search that only asks "at least v?" or "at most v?" is far cheaper)."""
+    decl = deal.declarer
+    v = solve_value(deal, solver)
+    while deal.phase is _PLAY:
+        seat = deal.to_act
+        hands = tuple(deal.hands)
+        trick = tuple(deal.trick)
+        seats = tuple(deal.trick_seats)
+        on = deal.trick_no > 0
+        cards = bits(deal.playable_mask())
+        choice = cards[-1]
+        if len(cards) > 1:
+            for card in reversed(cards):
+                if seat == decl:
+                    keeps = solver.after(hands, trick, seats, seat, deal.trump, on, card, v - 1, v) >= v
+                else:
+                    keeps = solver.after(hands, trick, seats, seat, deal.trump, on, card, v, v + 1) <= v
+                if keeps:
+                    choice = card
+                    break
+        before = deal.points[decl] + deal.marriages[decl]
+        deal.apply(PLAYS[choice])
+        v -= deal.points[decl] + deal.marriages[decl] - before
+
+
+def _active(view: View) -> tuple[int, ...]:
+    return active_seats(view.players, view.dealer if view.dealer is not None else 0)
+
+
+def _talons(view: View, taken: int) -> tuple[int, ...]:
+    return (taken, 0) if view.players == 2 else (taken,)
+
+
+def _blind_world(view: View, rng: random.Random) -> tuple[list[int], int]:
+    """A whole deal for a seat that has seen nothing: hands of the view's sizes and the
+    talon it would take (two players: one of the two)."""
+    order = bits(FULL_DECK)
+    rng.shuffle(order)
+    hands = []
+    pos = 0
+    for size in view.hand_sizes:
+        m = 0
+        for c in order[pos : pos + size]:
+            m |= 1 << c
+        hands.append(m)
+        pos += size
+    talon = 0
+    for c in order[pos : pos + (2 if view.players == 2 else 3)]:
+        talon |= 1 << c
+    return hands, talon
+
+
+def _calls(view: View) -> list[tuple[int, int | None, int]]:
+    """(seat, voluntary bid or None for a pass, the price standing when it called)."""
+    out = []
+    price = 0
+    for i, (s, value) in enumerate(view.bids):
+        if i == 0 and value is not None and s == view.forced:
+            price = value  # the forced opening (or the blind 120) tells nothing
+            continue
+        out.append((s, value, price))
+        if value is not None:
+            price = value
+    return out
+
+
+def _limit(view: View, seat: int, hand: int) -> int:
+    """How far ``seat`` would bid with ``hand`` by the basic bot's rule (0: not at all)."""
+    threshold = view.options.red_threshold
+    if threshold is not None and view.scores[seat] < threshold:
+        return 0
+    cap = 120 + mask_marriages(hand, view.options.ace_marriage)
+    return min(cap, (bid_estimate(view, hand) - BID_MARGIN) // 5 * 5)
+
+
+def _auction_without_me(
+    view: View, rivals: list[int], holder: int, hands: Sequence[int]
+) -> tuple[int, int]:
+    """Who declares, and at what price, if I pass now: of the rivals still bidding (the
+    holder of the standing bid goes at least as far as his bid), the one whose limit by
+    the basic bot's rule is highest, paying just over the next one's limit."""
+    price = view.bid or 100
+    limits = sorted(
+        ((max(_limit(view, s, hands[s]), price) if s == holder else _limit(view, s, hands[s]), s) for s in rivals),
+        reverse=True,
+    )
+    top, winner = limits[0]
+    if top < price + 5 or (winner == holder and (len(limits) == 1 or limits[1][0] < price + 5)):
+        return holder, price
+    floor = price if winner == holder else price + 5
+    second = limits[1][0] + 5 if len(limits) > 1 else floor
+    return winner, min(top, max(floor, second))
+
+
+def _fits(view: View, hand: int, bid: int | None, price: int) -> bool:
+    est = bid_estimate(view, hand)
+    if bid is None:
+        return est < price + CALL_SLACK
+    return est >= bid - CALL_SLACK
+
+
+def _kept(hand: int, plan: tuple[tuple[int, int], ...]) -> int:
+    for _, c in plan:
+        hand &= ~(1 << c)
+    return hand
 
 
 def _contract_values(view: View, hand: int) -> list[int]:
@@ -285,10 +509,10 @@ def _contract_values(view: View, hand: int) -> list[int]:
 class _Clock:
     """Yields sample numbers until the sample cap or the deadline (at least one)."""
 
-    def __init__(self, budget: Budget, now: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, budget: Budget, now: Callable[[], float] | None = None) -> None:
         self.budget = budget
-        self.now = now
-        self.start = now()
+        self.now = now or (time.process_time if budget.cpu else time.perf_counter)
+        self.start = self.now()
 
     def samples(self) -> range | _Timed:
         if self.budget.seconds is None:
@@ -312,3 +536,6 @@ class _Timed:
             raise StopIteration
         self.i += 1
         return self.i - 1
+
+
+__all__ = ["LIVE_BUDGET", "MASTER_BUDGET", "MasterBot", "StrongBot"]

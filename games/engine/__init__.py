@@ -38,7 +38,8 @@ from .errors import (
 from .events import Event
 from .match import DealResult, Match, deal_cards
 from .options import PRESETS, BarrelBidding, Bolts, Options
-from .record import RecordError, replay
+from .record import RecordError
+from .replay import replay
 from .views import View
 
 __all__ = [

@@ -16,7 +16,8 @@ import sys
 from typing import Any
 
 from .fair import Verdict, verify_record
-from .record import RecordError, replay
+from .record import RecordError
+from .replay import replay
 
 USAGE = "usage: python -m games.engine replay|verify FILE|-\n"
 

@@ -863,6 +863,30 @@ class Deal:
         self.phase = _COMPLETE
         events.append(self._sheet())
 
+    def rescored(self, contract: int | None) -> Deal:
+        """This completed, played deal as it would have scored had the declarer named
+        ``contract`` instead (``None``: had he written off at his bid). The play is the
+        same; only the scoring of §2.8 changes. For bots weighing contracts."""
+        if self.phase is not _COMPLETE or self.outcome not in (Outcome.MADE, Outcome.FAILED):
+            raise IllegalAction("only a played deal can be scored again")
+        other = self.copy()
+        other.deltas = [0] * self.players
+        other.bolts = [0] * self.players
+        events: list[Event] = []
+        if contract is None:
+            if not self.can_write_off():
+                raise IllegalAction("writing off is not allowed")
+            other.contract = self.bid
+            other._write_off(events)
+        else:
+            # The hand the cap was read from is played out: only the floor is checked.
+            lo = BARREL_BID if self.dark_game else self.bid
+            if contract % 5 or contract < lo or (self.dark_game and contract != lo):
+                raise IllegalAction(f"contract {contract} is below {lo} or not in steps of 5")
+            other.contract = contract
+            other._score(events)
+        return other
+
     def _sheet(self) -> DealScored:
         lines = []
         for s in range(self.players):

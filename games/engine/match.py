@@ -28,6 +28,8 @@ from .events import (
     Samosval,
 )
 from .options import Bolts, Options
+from .record import match_to_record, play_deal, read_header
+from .views import View, view_for
 
 _COMPLETE = Phase.COMPLETE
 _DECK = range(24)
@@ -144,14 +146,19 @@ class Match:
     @classmethod
     def from_record(cls, record: object) -> Match:
         """Rebuild a match from a ``thousand/1`` record (§8). Raises
-        :class:`~games.engine.record.RecordError` with the position of the fault."""
-        from .record import match_from_record
+        :class:`~games.engine.record.RecordError` with the position of the fault.
 
-        return match_from_record(record)
+        Where §8 is silent: ``first_dealer`` is required (only ``options`` and ``actions``
+        have defaults) and ``"options": null`` is not an object; a non-last deal that is
+        not complete is reported at that deal (``action`` null), before the next deal is
+        read."""
+        options, first_dealer, deals = read_header(record)
+        match = cls.empty(options, first_dealer=first_dealer)
+        for i, data in enumerate(deals):
+            play_deal(match, data, i)
+        return match
 
     def to_record(self) -> dict[str, Any]:
-        from .record import match_to_record
-
         return match_to_record(self)
 
     def copy(self) -> Match:
@@ -207,10 +214,8 @@ class Match:
     def is_golden_deal(self) -> bool:
         return self.options.golden and self.deals_played < self.players
 
-    def view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None) -> View:
         """What ``seat`` may know (``None``: a spectator). See ``views.py``."""
-        from .views import view_for
-
         return view_for(self, seat)
 
     # -- moving the match forward -----------------------------------------------------
@@ -285,6 +290,17 @@ class Match:
         return events
 
     # -- §3: the match steps after a deal ---------------------------------------------
+
+    def score_deal(self, deal: Deal) -> list[Event]:
+        """Apply the steps of §3 for a completed ``deal`` played outside this match (a
+        bot's what-if: see ``position.match_at_standing``). The deal is not logged."""
+        if deal.phase is not _COMPLETE:
+            raise IllegalAction("the deal is not complete")
+        if self.winner is not None:
+            raise IllegalAction("the match is over")
+        events: list[Event] = []
+        self._finish_deal(deal, events)
+        return events
 
     def _finish_deal(self, deal: Deal, events: list[Event]) -> None:
         n = self.players

@@ -1,19 +1,21 @@
-"""The ``thousand/1`` match record: import, export and replay (RULES.md §8).
+"""The ``thousand/1`` match record: reading and writing it (RULES.md §8).
 
-:func:`replay` takes a parsed record and returns exactly the object that
-``python -m games.engine replay`` prints: the completed deals, the winner and the next
-seat's legal actions, or ``{"error": {"deal": i, "action": j, "reason": …}}``.
+This module knows the format, not the match: :func:`play_deal` drives anything shaped
+like a match (:class:`Playable`) and :func:`match_to_record` reads anything that keeps a
+deal log (:class:`Recorded`), so it imports nothing from ``match.py``. ``Match.from_record``
+and ``Match.to_record`` use it; ``replay.py`` builds §8's replay output on top of both.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeGuard
 
-from .actions import action_from_dict
+from .actions import Action, action_from_dict
 from .cards import card_index, mask_cards
-from .deal import Phase
+from .deal import Deal, Phase
 from .errors import EngineError, MalformedRecord
-from .match import Match
+from .events import Event
 from .options import Options
 
 FORMAT = "thousand/1"
@@ -64,17 +66,41 @@ def _deal_cards(data: dict[str, Any], players: int) -> tuple[list[int], tuple[in
     return masks, (_cards(data["talon"], "talon"),)
 
 
-def match_from_record(record: object) -> Match:
-    """Build and replay a match from a record; raises :class:`RecordError`.
+class Playable(Protocol):
+    """What :func:`play_deal` needs of a match."""
 
-    Where §8 is silent: ``first_dealer`` is required (only ``options`` and ``actions`` have
-    defaults) and ``"options": null`` is not an object; a non-last deal that is not
-    complete is reported at that deal (``action`` null), before the next deal is read."""
-    options, first_dealer, deals = read_header(record)
-    match = Match.empty(options, first_dealer=first_dealer)
-    for i, data in enumerate(deals):
-        play_deal(match, data, i)
-    return match
+    @property
+    def players(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def awaiting_deal(self) -> bool: ...
+    @property
+    def deal(self) -> Deal | None: ...
+    def start_deal(self, hands: list[int], talons: tuple[int, ...]) -> list[Event]: ...
+    def apply(self, action: Action, *, seat: int | None = None) -> Sequence[Event]: ...
+
+
+class LoggedDeal(Protocol):
+    @property
+    def hands(self) -> tuple[int, ...]: ...
+    @property
+    def talons(self) -> tuple[int, ...]: ...
+    @property
+    def actions(self) -> list[tuple[int, Action]]: ...
+
+
+class Recorded(Protocol):
+    """What :func:`match_to_record` needs of a match."""
+
+    @property
+    def options(self) -> Options: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def first_dealer(self) -> int: ...
+    @property
+    def log(self) -> Sequence[LoggedDeal]: ...
 
 
 def read_header(record: object) -> tuple[Options, int, list[Any]]:
@@ -107,7 +133,7 @@ def dealt_cards(data: object, players: int, i: int) -> tuple[list[int], tuple[in
         raise RecordError(str(exc), i) from None
 
 
-def play_deal(match: Match, data: object, i: int) -> None:
+def play_deal(match: Playable, data: object, i: int) -> None:
     """Start deal ``i`` of a record on ``match`` and apply its actions; raises
     :class:`RecordError` (``match`` is then left part-way through the deal)."""
     if match.winner is not None:
@@ -139,7 +165,7 @@ def play_deal(match: Match, data: object, i: int) -> None:
             raise RecordError(str(exc), i, j) from None
 
 
-def match_to_record(match: Match) -> dict[str, Any]:
+def match_to_record(match: Recorded) -> dict[str, Any]:
     """The record of everything played so far."""
     deals = []
     for log in match.log:
@@ -156,21 +182,3 @@ def match_to_record(match: Match) -> dict[str, Any]:
         "first_dealer": match.first_dealer,
         "deals": deals,
     }
-
-
-def replay_match(match: Match) -> dict[str, Any]:
-    """§8's replay output for a match."""
-    out: dict[str, Any] = {"deals": [r.to_dict() for r in match.results], "winner": match.winner}
-    if match.winner is None:
-        seat = match.to_act
-        out["next"] = {"seat": seat, "legal": [a.to_dict() for a in match.legal_actions()]}
-    return out
-
-
-def replay(record: object) -> dict[str, Any]:
-    """Replay a parsed record: §8's output object, or its error object."""
-    try:
-        match = match_from_record(record)
-    except RecordError as exc:
-        return exc.to_dict()
-    return replay_match(match)

@@ -8,16 +8,39 @@ seat's hand, a closed talon, the unused two-player talon or the deck order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .actions import Action
 from .cards import CARDS, Card, mask_cards, mask_points
-from .deal import Phase
+from .deal import Deal, Phase
 from .options import Options
 
-if TYPE_CHECKING:
-    from .match import Match
+
+class MatchState(Protocol):
+    """What a view is built from: the match's standing and its current deal. ``Match``
+    has this shape; this module does not import ``match.py`` (which imports it)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def bolts(self) -> list[int]: ...
+    @property
+    def sitter(self) -> int | None: ...
+    @property
+    def attempts(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def deal(self) -> Deal | None: ...
+    def legal_actions(self) -> Sequence[Action]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +175,7 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
     return mask_cards(mask)
 
 
-def view_for(match: Match, seat: int | None) -> View:
+def view_for(match: MatchState, seat: int | None) -> View:
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.players):
         raise ValueError(f"no seat {seat}")
     deal = match.deal

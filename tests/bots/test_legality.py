@@ -70,12 +70,56 @@ def test_strong_plays_whole_matches_legally() -> None:
 
 
 def test_strong_falls_back_to_basic_when_its_search_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    from games.bots.strong import StrongBot
+    from games.bots.strong import StrongBot, _Search
 
-    def broken(self: StrongBot, view: object) -> None:
+    def broken(self: _Search) -> None:
         raise RuntimeError("search bug")
 
-    monkeypatch.setattr(StrongBot, "_search", broken)
+    monkeypatch.setattr(_Search, "decide", broken)
     monkeypatch.setattr(StrongBot, "strict", False)
     match = table(Options(), seed=9)
     play_out(match, bots_for(["strong", "strong", "strong"], 9), max_deals=1)
+
+
+# Every option a table can set that changes what a bot is asked (RULES.md §6, §7).
+EVERY_OPTION = [
+    Options(dark=True, redeal=True, show_talon_on_100=True),
+    Options(golden=True, redeal=True),
+    Options(dark=True, golden=True, write_off_penalty=False, bolts=Bolts.ALWAYS),
+    Options(barrel_bidding=BarrelBidding.CLOSED, red_threshold=-100, bid_jumps=False, ace_marriage=False),
+    Options(barrel=False, samosval=False, write_off=False, target=500),
+]
+
+
+def _search_positions(level: str, players: int, count: int) -> int:
+    """Ask ``level`` (one sample a decision) at ``count`` positions with a choice, met in
+    deals driven by random play from random standings; every answer must be legal."""
+    from games.bots import Budget, make_bot
+
+    rng = random.Random(f"{level}/{players}")
+    asked = 0
+    while asked < count:
+        options = rng.choice(EVERY_OPTION).replace(players=players)
+        scores = [rng.choice((-150, 0, 120, 500, 870)) for _ in range(players)]
+        sitter = rng.choice([None, *range(players)]) if options.barrel else None
+        match = table(options, rng.randrange(2**32), scores, sitter)
+        driver = random.Random(rng.random())
+        bot = make_bot(level, seed=asked, budget=Budget(seconds=None, samples=1))
+        while match.to_act is not None and asked < count:
+            view = match.view(match.to_act)
+            if len(view.legal) > 1:
+                action = bot.decide(view)
+                assert action in view.legal, (level, view.phase, action)
+                asked += 1
+            match.apply(driver.choice(view.legal), seat=match.to_act)
+    return asked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_strong_decides_legally_at_thousands_of_random_positions(players: int) -> None:
+    assert _search_positions("strong", players, 700) == 700
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_master_decides_legally_at_random_positions(players: int) -> None:
+    assert _search_positions("master", players, 150) == 150

@@ -1,0 +1,85 @@
+"""What a deal's result is worth to one seat: its effect on the match (issue 18).
+
+Raw points are not the goal of Thousand; the match is. A completed (simulated) deal is
+scored on a copy of the match as the view shows it (``position.match_at_standing``) with
+the engine's own steps of RULES.md §3 — the barrel and its attempts, bolts and their
+penalty, arrivals at 880, samosval, the target without the barrel — and the seat's
+*standing* before and after is compared:
+
+- a won match stands at :data:`WIN` and a match won by another seat at ``-WIN`` (far
+  beyond any standing without a winner, which stays near the scores);
+- otherwise each seat stands at its score, less :data:`BOLT_COST` a bolt (three cost 120),
+  plus :data:`BARREL_SEAT` for sitting on the barrel and :data:`ATTEMPT` per attempt left
+  there, less :data:`RED_COST` below the red threshold (it may then only pass);
+- without the barrel a seat within :data:`NEAR` of the target stands higher by what it
+  still lacks being small: a rival close to winning weighs more;
+- my standing counts against the others' mean; a rival near the end weighs more through
+  his own standing (the barrel, the target), not through a rule of mine.
+
+The value of a deal is the change in that standing. Values are cached per distinct
+result (deltas, bolts, declarer, outcome), which repeat a lot across samples.
+"""
+
+from __future__ import annotations
+
+from games.engine.deal import Deal
+from games.engine.match import Match
+from games.engine.position import match_at_standing
+from games.engine.views import View
+
+WIN = 1500.0
+BOLT_COST = 40.0
+BARREL_SEAT = 60.0
+ATTEMPT = 30.0
+RED_COST = 60.0
+NEAR = 200
+
+
+def seat_standing(match: Match, seat: int) -> float:
+    """How well ``seat`` stands in ``match`` (no winner yet)."""
+    options = match.options
+    score = match.scores[seat]
+    value = score - BOLT_COST * match.bolts[seat]
+    if match.sitter == seat:
+        value += BARREL_SEAT + ATTEMPT * (3 - match.attempts)
+    if options.red_threshold is not None and score < options.red_threshold:
+        value -= RED_COST
+    if not options.barrel and score > options.target - NEAR:
+        value += score - (options.target - NEAR)
+    return value
+
+
+def standing(match: Match, seat: int) -> float:
+    """``seat``'s standing against the others."""
+    if match.winner is not None:
+        return WIN if match.winner == seat else -WIN
+    mine = seat_standing(match, seat)
+    others = [seat_standing(match, s) for s in range(match.players) if s != seat]
+    return mine - sum(others) / len(others)
+
+
+class MatchValue:
+    """Values completed deals for the view's seat by what they do to its match."""
+
+    __slots__ = ("_base", "_before", "_cache", "seat")
+
+    def __init__(self, view: View) -> None:
+        if view.seat is None:
+            raise ValueError("a spectator has no stake")
+        self.seat = view.seat
+        self._base = match_at_standing(view)
+        self._before = standing(self._base, self.seat)
+        self._cache: dict[tuple[object, ...], float] = {}
+
+    def of(self, deal: Deal) -> float:
+        """The change in my standing that the completed ``deal`` makes."""
+        key = (tuple(deal.deltas), tuple(deal.bolts), deal.declarer, deal.outcome, deal.contract)
+        value = self._cache.get(key)
+        if value is None:
+            after = self._base.copy()
+            after.score_deal(deal)
+            value = self._cache[key] = standing(after, self.seat) - self._before
+        return value
+
+
+__all__ = ["WIN", "MatchValue", "seat_standing", "standing"]
