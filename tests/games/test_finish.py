@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games import errors, scheduler, services
-from games.engine import replay as engine_replay
+from games.engine.replay import replay as replay_record
 from games.engine.cards import mask_cards
 from games.models import FinishedBy, MatchResult, Table
 from tests.games.helpers import (
@@ -68,7 +68,7 @@ def test_the_result_of_a_time_finished_match_agrees_with_its_own_record() -> Non
     services.table_finish_after_deal(table=table)
     play_to_end(table)
     result = MatchResult.objects.get(table=table)
-    replayed = engine_replay.replay(result.record)
+    replayed = replay_record(result.record)
     assert "error" not in replayed and replayed["winner"] is None
     assert len(replayed["deals"]) == result.deals
     assert replayed["deals"][-1]["scores"] == result.final_scores
@@ -92,7 +92,7 @@ def test_finishing_now_counts_the_match_up_to_its_last_complete_deal() -> None:
         result = services.table_finish_now(table=table, finished_by=FinishedBy.TIME)
     assert result.deals == deals_done and len(result.record["deals"]) == deals_done
     assert result.final_scores == scores_after_first
-    assert "error" not in engine_replay.replay(result.record)
+    assert "error" not in replay_record(result.record)
 
 
 def test_the_deal_cut_short_is_not_in_the_record_so_no_hidden_card_is_shown() -> None:
