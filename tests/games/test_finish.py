@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from games import errors, scheduler, services
-from games.engine.replay import replay as replay_record
 from games.engine.cards import mask_cards
+from games.engine.replay import replay as replay_record
 from games.models import FinishedBy, MatchResult, Table
 from tests.games.helpers import (
     committed,
