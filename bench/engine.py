@@ -80,7 +80,7 @@ def deals_per_second() -> float:
 
 def match_deals_per_second() -> float:
     """Whole deals inside a match through the ``Match`` API: as above, plus the action
-    log, the match steps of RULES.md §3 after each deal and the next deal's shuffle."""
+    log, the match steps of docs/spec.md §3 after each deal and the next deal's shuffle."""
     options = Options(barrel=False, target=10**9)
     act = _player(1)
     match = Match.new(options, seed=1)

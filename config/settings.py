@@ -1,6 +1,6 @@
 """Settings for the Thousand service, read from the environment.
 
-Two ways to run (see ARCHITECTURE.md):
+Two ways to run (see docs/architecture.md):
 
 * Embedded default — no ``DATABASE_URL`` and no ``REDIS_URL``: a SQLite file, the
   in-memory channel layer, Celery tasks run eagerly in-process.
@@ -97,7 +97,7 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's psycopg pool: persistent connections matter (PERFORMANCE.md).
+    # Django's psycopg pool: persistent connections matter (docs/architecture.md#what-the-websocket-stack-costs).
     # Django requires CONN_MAX_AGE=0 with the pool.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -178,7 +178,7 @@ REDIS_URL = env.str("REDIS_URL", default="") or None
 if REDIS_URL:
     # The pub/sub layer: about 2.5x the throughput of RedisChannelLayer on this kind of
     # machine; a raised pool (redis-py 8 caps an async pool at 100) and a socket timeout
-    # longer than the layer's receive wait (PERFORMANCE.md).
+    # longer than the layer's receive wait (docs/architecture.md#what-the-websocket-stack-costs).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

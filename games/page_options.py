@@ -1,5 +1,5 @@
 """The table options in plain words: names, one-line explanations and value labels
-(RULES.md §6, §7), for the lobby's create form, its table list and the table page.
+(docs/spec.md §6, §7), for the lobby's create form, its table list and the table page.
 
 Players who know the online clubs read the club's own terms here: заявка is a table with
 its options, прикуп the talon, роспись a write-off, бочка the barrel, болт a bolt.
@@ -79,7 +79,7 @@ RED_CHOICES = tuple(
     for value in RED_THRESHOLDS
 )
 
-# Every option of RULES.md §7 but `players` (asked for separately), in the order a player
+# Every option of docs/spec.md §7 but `players` (asked for separately), in the order a player
 # reads them: the deal, the match, the special deals.
 OPTIONS: tuple[OptionInfo, ...] = (
     OptionInfo(

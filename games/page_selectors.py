@@ -1,6 +1,6 @@
 """Read-side helpers of the game pages that ``games.selectors`` does not have (yet).
 
-Functions over a ``thousand/1`` match record (RULES.md §8) and the engine: the replay's
+Functions over a ``thousand/1`` match record (docs/spec.md §8) and the engine: the replay's
 frames (every seat's cards after every action) and the score sheet, one row per completed
 deal exactly as the live table's ``sheet`` keeps it. A record is the server's own
 (``MatchResult.record``), so it is trusted to be valid: the engine still checks every

@@ -2,7 +2,7 @@
 
 The action log (``TableAction``) is the hot table: one row per action of every table.
 Once a match is finished its ``MatchResult.record`` holds every action and every
-dealing's seeds (RULES.md §8, docs/fair-dealing.md), and everything that reads a
+dealing's seeds (docs/spec.md §8, docs/fair-dealing.md), and everything that reads a
 finished match reads that record: the replay, the ratings (``recompute_ratings``), the
 tournaments' amendments. So, ``GAMES_LOG_RETENTION_SECONDS`` after the end, the archive
 task deletes the match's log rows and its dealings (the revealed seeds are in the

@@ -207,7 +207,7 @@ def result_summary(result: MatchResult) -> dict[str, Any]:
 
 
 def match_record(*, table: Table, match: Match, seats: list[Seat]) -> dict[str, Any]:
-    """The ``thousand/1`` record of a match (RULES.md §8), each deal with its dealing's
+    """The ``thousand/1`` record of a match (docs/spec.md §8), each deal with its dealing's
     seeds under ``"dealing"`` (docs/fair-dealing.md), and who sat where under ``"meta"``."""
     record = match.to_record()
     dealings = {d.number: d for d in Dealing.objects.filter(table=table, revealed=True)}

@@ -214,7 +214,7 @@ def seat_fill_with_bot(*, table: Table | int, level: str, by: Any, number: int |
 @transaction.atomic
 def table_start(*, table: Table | int, user: Any, first_dealer: int | None = None) -> Table:
     """Start the match: every seat taken; the creator (or, if he left, any person
-    seated) starts it. The first dealer is drawn by lot (RULES.md §2.1) unless the
+    seated) starts it. The first dealer is drawn by lot (docs/spec.md §2.1) unless the
     caller sets it (a tournament balances who deals first over its rounds)."""
     table = _locked_table(_pk(table))
     if table.status != Table.Status.OPEN:

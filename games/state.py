@@ -6,9 +6,12 @@ checks it against the table's version: when another process (an ASGI worker, a C
 worker) has moved the table on, only the missing log rows are applied ("catch-up").
 So the cost of one action does not grow with the length of the match.
 
-Callers hold ``state.lock`` while they read or change a state, and apply actions only
-while they also hold the table's row lock (``games.services``). A failure after an
-action was applied in memory but before the commit evicts the entry (:func:`forget`).
+Callers hold ``state.lock`` while they read or change a state. ``games.services``
+applies an action either under the table's row lock, or on its optimistic path, where
+one statement writes the action only if the table's version and seats are still the ones
+the state was built at (so the database serialises the writes either way). A failure
+after an action was applied in memory but before the commit evicts the entry
+(:func:`forget`).
 """
 
 from __future__ import annotations
@@ -106,7 +109,7 @@ SHEET_NOTES = {
 
 def sheet_row(number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]) -> dict[str, Any]:
     """One score-sheet row: the engine's deal result, the score lines of its DealScored
-    event (card points, marriages, tricks, delta, bolts per seat) and what the §3 steps
+    event (card points, marriages, tricks, delta, bolts per seat) and what the docs/spec.md §3 steps
     did after it (barrel, bolt penalties, samosval)."""
     scored = pending[0] if pending and pending[0]["type"] == "deal_scored" else None
     row = result.to_dict()

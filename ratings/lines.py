@@ -47,7 +47,7 @@ def _mask(cards: Sequence[str]) -> int:
 
 
 def replay_events(record: dict[str, Any]) -> tuple[Match, list[Event]]:
-    """Replay a ``thousand/1`` record (RULES.md §8) with the engine, keeping its events.
+    """Replay a ``thousand/1`` record (docs/spec.md §8) with the engine, keeping its events.
     Anything malformed or illegal raises :class:`BadRecord`; the engine decides legality
     (for a record the server wrote itself that never happens)."""
     try:
@@ -70,7 +70,7 @@ def replay_events(record: dict[str, Any]) -> tuple[Match, list[Event]]:
 
 def seat_lines(record: dict[str, Any]) -> list[SeatLine]:
     """Per seat: deals played (a resting dealer's deal and redeals do not count), the sum
-    of the deal deltas (RULES.md §2.8, before the match steps of §3), contracts made and
+    of the deal deltas (docs/spec.md §2.8, before the match steps of §3), contracts made and
     failed as declarer (a written-off deal counts as failed), bolts taken, arrivals on the
     barrel, and whether the match was won from the barrel."""
     match, events = replay_events(record)

@@ -11,7 +11,6 @@ and the amendment of a result (the ratings recompute from it).
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,10 +47,6 @@ class Progress:
     resigned: list[bool]  # by seat
 
 
-def _start_takes_first_dealer() -> bool:
-    return "first_dealer" in inspect.signature(game_services.table_start).parameters
-
-
 def table_open(
     *,
     seating: Sequence[Any],
@@ -67,9 +62,7 @@ def table_open(
 
     The games app seats a table's creator at seat 0, so the seating is turned round the
     table until a person is at seat 0 (the order round the table, and so who bids after
-    whom, does not change) and the first dealer is the seat position 0 lands on. Until
-    ``table_start`` accepts ``first_dealer`` the games app draws it by lot; the seat
-    numbers and the drawn dealer are recorded either way.
+    whom, does not change) and the first dealer is the seat position 0 lands on.
     """
     turn = next(i for i, user in enumerate(seating) if user is not None)
     seats = list(seating[turn:]) + list(seating[:turn])
@@ -95,8 +88,7 @@ def table_open(
                 )
             else:
                 game_services.table_join(table=table, user=user, invite_code=table.invite_code)
-        extra: dict[str, Any] = {"first_dealer": dealer} if _start_takes_first_dealer() else {}
-        table = game_services.table_start(table=table, user=creator, **extra)
+        table = game_services.table_start(table=table, user=creator, first_dealer=dealer)
     return Opened(table=table, seats=seats, first_dealer=table.first_dealer)
 
 

@@ -6,7 +6,7 @@ Vocabulary
 ----------
 - A *table* is returned as a tuple in seat-number order: ``table[0]`` sits at seat 0, and so
   on. ``None`` is a seat played by a bot. Seat 0 deals the first deal of the match, seat 1
-  (left of the dealer) sits on the forced hundred, seat 2 speaks first (RULES §2; with two
+  (left of the dealer) sits on the forced hundred, seat 2 speaks first (docs/spec.md §2; with two
   players seat 1 opens, §4; with four, seat 0 rests in the first deal, §5). The services
   start every tournament match with seat 0 as the first dealer, so balancing the seat
   numbers balances who deals first and who bids first.

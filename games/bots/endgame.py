@@ -1,7 +1,7 @@
 """The endgame solved exactly: the last few tricks of one sampled world, every hand open.
 
 With few cards left the rest of a deal is small enough to search completely. The declarer
-plays against the defenders as a team (RULES.md §2.6, §2.7): the value of a position is
+plays against the defenders as a team (docs/spec.md §2.6, §2.7): the value of a position is
 the card points and marriages the declarer still takes with best play on both sides. The
 search is alpha–beta with a transposition table of bounds keyed by the cards in each hand,
 the trick on the table, the leader and the trump, so that positions reached by different

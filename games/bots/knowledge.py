@@ -1,6 +1,6 @@
 """What one seat knows about the cards, derived from its :class:`View` alone.
 
-The view holds public information plus the seat's own secrets (RULES.md §2.3, §2.4): its
+The view holds public information plus the seat's own secrets (docs/spec.md §2.3, §2.4): its
 hand, a talon it may see, the card given to it or the cards it gave. From that and the
 tricks played so far this module works out, as bitmasks:
 
@@ -52,7 +52,7 @@ class Knowledge:
     maybe_talon: int
     maybe_seat: int
     maybe_odds: int  # declarer's cards the give to `maybe_seat` could have been
-    # A bid over 120 needs marriages in the dealt hand (RULES.md §2.2): per seat, the
+    # A bid over 120 needs marriages in the dealt hand (docs/spec.md §2.2): per seat, the
     # marriage total its dealt cards must reach, and the cards it no longer holds that
     # were (or may have been) among them: played, or given away by the declarer.
     marriage_floor: tuple[int, ...]
@@ -142,7 +142,7 @@ def knowledge_of(view: View) -> Knowledge:
                         voids[s] |= 1 << trump
             pos += 1
 
-    # The shown talon (RULES.md §2.3): a defender knows these cards went to the declarer,
+    # The shown talon (docs/spec.md §2.3): a defender knows these cards went to the declarer,
     # but one of them may have been given on to the other defender.
     maybe_talon = 0
     maybe_seat = -1
@@ -216,7 +216,7 @@ def knowledge_of(view: View) -> Knowledge:
 def _declarations(
     view: View, plays: list[tuple[int, int, int]], me: int, hand: int, known: list[int]
 ) -> dict[int, bool]:
-    """Which leads (by position in ``plays``) declared a marriage (RULES.md §2.7).
+    """Which leads (by position in ``plays``) declared a marriage (docs/spec.md §2.7).
 
     A lead of K or Q from the second trick on declares iff the leader held the partner.
     That is certain when the partner was played before (no), by another seat (no), later

@@ -2,7 +2,7 @@
 
 Raw points are not the goal of Thousand; the match is. A completed (simulated) deal is
 scored on a copy of the match as the view shows it (``position.match_at_standing``) with
-the engine's own steps of RULES.md §3 — the barrel and its attempts, bolts and their
+the engine's own steps of docs/spec.md §3 — the barrel and its attempts, bolts and their
 penalty, arrivals at 880, samosval, the target without the barrel — and the seat's
 *standing* before and after is compared:
 

@@ -34,7 +34,7 @@ def sample_hands(
 ) -> tuple[list[int], list[int]]:
     """One layout of the unseen cards: (hands per seat, hidden piles). My hand is mine.
 
-    A seat that bid over 120 must have been dealt marriages worth the excess (§2.2):
+    A seat that bid over 120 must have been dealt marriages worth the excess (docs/spec.md §2.2):
     layouts that deny it are drawn again, up to ``tries`` times."""
     floors = [s for s in range(know.players) if know.marriage_floor[s] > 0]
     layout = _sample_once(know, rng)

@@ -6,7 +6,7 @@ The public API, modelled on python-chess::
     match.to_act, match.legal_actions()
     events = match.apply(Bid(105), seat=2)
     match.view(seat)            # what a seat may know; match.view(None) for spectators
-    match.to_record()           # RULES.md §8; Match.from_record(record); replay(record)
+    match.to_record()           # docs/spec.md §8; Match.from_record(record); replay(record)
 """
 
 from .actions import (

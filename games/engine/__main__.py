@@ -1,6 +1,6 @@
 """The engine's command line, for a ``thousand/1`` record in FILE (or ``-``, standard input).
 
-``python -m games.engine replay FILE`` (RULES.md §8) prints one JSON object: the replay,
+``python -m games.engine replay FILE`` (docs/spec.md §8) prints one JSON object: the replay,
 exit 0; or the error object, exit 2.
 
 ``python -m games.engine verify FILE`` checks every deal's fair-dealing seeds

@@ -1,4 +1,4 @@
-"""The actions a seat can take (RULES.md §2, §4, §6, §8).
+"""The actions a seat can take (docs/spec.md §2, §4, §6, §8).
 
 Each kind of action is a small frozen dataclass. :func:`action_from_dict` parses the JSON
 form of a match record (§8) and :meth:`to_dict` writes it back. Forced openings, taking the

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and card points (RULES.md §1).
+"""Cards, suits, ranks and card points (docs/spec.md §1).
 
 Inside the engine a card is an integer ``suit * 6 + rank`` (0..23) and a set of cards is a
 24-bit mask, so hands copy for free and legality is a few bit operations. The public
@@ -27,12 +27,12 @@ class Suit(IntEnum):
 
     @property
     def marriage_value(self) -> int:
-        """Value of this suit's K+Q marriage: ♠ 40, ♣ 60, ♦ 80, ♥ 100 (RULES.md §1)."""
+        """Value of this suit's K+Q marriage: ♠ 40, ♣ 60, ♦ 80, ♥ 100 (docs/spec.md §1)."""
         return MARRIAGE_VALUES[self]
 
 
 class Rank(IntEnum):
-    """Ranks in trick-taking order, low to high: 9, J, Q, K, 10, A (RULES.md §1)."""
+    """Ranks in trick-taking order, low to high: 9, J, Q, K, 10, A (docs/spec.md §1)."""
 
     NINE = 0
     JACK = 1
@@ -111,7 +111,7 @@ _SUIT_PATTERN_MARRIAGE: tuple[tuple[int, ...], ...] = tuple(
 
 
 def parse_card(text: str) -> Card:
-    """Parse ``"TH"``, ``"10H"``, ``"QS"``…; upper case only (RULES.md §8)."""
+    """Parse ``"TH"``, ``"10H"``, ``"QS"``…; upper case only (docs/spec.md §8)."""
     if not isinstance(text, str) or text not in _BY_NAME:
         raise MalformedCard(f"not a card: {text!r}")
     return CARDS[_BY_NAME[text]]
@@ -132,7 +132,7 @@ def mask_points(mask: int) -> int:
 
 def mask_marriages(mask: int, ace_marriage: bool) -> int:
     """Sum of the marriages held in ``mask``: K+Q of a suit, and 200 for four aces when
-    the ace marriage is on. This is what a bid or contract cap adds to 120 (RULES.md §2.2,
+    the ace marriage is on. This is what a bid or contract cap adds to 120 (docs/spec.md §2.2,
     §2.5, §9.2)."""
     m = _SUIT_PATTERN_MARRIAGE
     total = m[0][mask & 63] + m[1][mask >> 6 & 63] + m[2][mask >> 12 & 63] + m[3][mask >> 18 & 63]
@@ -152,11 +152,11 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
 
 
 def round5(x2: int) -> int:
-    """``round5`` of RULES.md (nearest multiple of 5, halves up: 12→10, 13→15, 17→15, 18→20)
+    """``round5`` of docs/spec.md (nearest multiple of 5, halves up: 12→10, 13→15, 17→15, 18→20)
     applied to ``x2 / 2``; taking twice the value keeps write-off halves exact (105 → 50)."""
     return 5 * ((x2 + 4) // 10)
 
 
 def round5_int(x: int) -> int:
-    """``round5(x) = 5 * floor((x + 2) / 5)`` for an integer (RULES.md, Notation)."""
+    """``round5(x) = 5 * floor((x + 2) / 5)`` for an integer (docs/spec.md, Notation)."""
     return 5 * ((x + 2) // 5)

@@ -1,5 +1,5 @@
 """One deal as a state machine: (dark decision →) bidding → talon → gives → contract →
-play → scored (RULES.md §2, §4, §5, §6).
+play → scored (docs/spec.md §2, §4, §5, §6).
 
 A :class:`Deal` knows the cards and the calls of one deal; the match (``match.py``) tells
 it what the scores imply for this deal (who sits on the barrel, who is below the red
@@ -757,8 +757,8 @@ class Deal:
         """Taking the talon is automatic with three players (§2.10). It is shown unless
         taken at the forced 100 with no other bid, or in a dark game (§2.3, §4, §6.1).
 
-        RULES.md is silent on a sitter who wins at his forced 120 with no other bid: §2.3
-        names only the forced 100, so that talon is shown, as after any bid of 120."""
+        A sitter who wins at his forced 120 with no other bid has his talon shown, as after
+        any bid of 120: only the forced 100 keeps it closed (docs/spec.md §2.3)."""
         talon = self.talons[index]
         self.talon_index = index
         self.hands[self.declarer] |= talon

@@ -3,7 +3,7 @@
 ``MalformedAction`` — the input cannot be parsed (unknown type, missing field, bad card).
 ``NotYourTurn`` — a well-formed action from a seat that is not to act.
 ``IllegalAction`` — a well-formed action by the right seat that the rules forbid now.
-``MalformedRecord`` — a match record (RULES.md §8) that is not well formed.
+``MalformedRecord`` — a match record (docs/spec.md §8) that is not well formed.
 ``InvalidSeed`` — a fair-dealing seed that is not well formed (``fair.py``).
 """
 
@@ -19,7 +19,7 @@ class MalformedAction(EngineError):
 
 
 class MalformedCard(MalformedAction):
-    """A card is not written as ``[9TJQKA][SCDH]`` or ``10`` + suit (RULES.md §1, §8)."""
+    """A card is not written as ``[9TJQKA][SCDH]`` or ``10`` + suit (docs/spec.md §1, §8)."""
 
 
 class NotYourTurn(EngineError):
@@ -31,11 +31,11 @@ class IllegalAction(EngineError):
 
 
 class MalformedRecord(EngineError):
-    """A ``thousand/1`` match record (RULES.md §8) is not well formed."""
+    """A ``thousand/1`` match record (docs/spec.md §8) is not well formed."""
 
 
 class InvalidOptions(MalformedRecord):
-    """An unknown option, or a value outside the set RULES.md §7 allows."""
+    """An unknown option, or a value outside the set docs/spec.md §7 allows."""
 
 
 class InvalidSeed(EngineError):

@@ -1,7 +1,7 @@
 """What applying an action caused.
 
 Events hold only public information: the service may broadcast them to every seat and
-spectator (RULES.md §2.3, §2.4 — given cards and a closed talon never appear here; a seat
+spectator (docs/spec.md §2.3, §2.4 — given cards and a closed talon never appear here; a seat
 learns them from its own view). They are plain slotted dataclasses, not frozen ones:
 a frozen dataclass costs about four times as much to build, and the engine builds events
 on its hot path. Treat them as read-only."""
@@ -136,7 +136,7 @@ class DealScored:
 
 @dataclass(slots=True)
 class BarrelAttempt:
-    """The sitter used one of his three attempts (§3 step 2)."""
+    """The sitter used one of his three attempts (§3.2)."""
 
     seat: int
     attempts: int

@@ -1,4 +1,4 @@
-"""A match: deals in order and the steps of RULES.md §3 after each of them.
+"""A match: deals in order and the steps of docs/spec.md §3 after each of them.
 
 ``Match.new(options, seed=…)`` deals its own cards (a seeded ``random.Random`` for tests
 and replays, the operating system's secure generator when no seed is given).
@@ -442,7 +442,7 @@ class Match:
 
 def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
     """Shuffle and deal: the hands (as card masks, in seat order; the resting dealer's
-    empty with four players) and the talons (two with two players), RULES.md §2.1, §4, §5.
+    empty with four players) and the talons (two with two players), docs/spec.md §2.1, §4, §5.
 
     The deck is ordered by 24 independent uniform keys from ``rng`` (a tie has odds
     near 2⁻⁴⁵), which is a uniform shuffle; pass a ``random.SystemRandom`` for a

@@ -1,4 +1,4 @@
-"""Table options and presets (RULES.md §6, §7).
+"""Table options and presets (docs/spec.md §6, §7).
 
 Every option is chosen per table when it is created and stored with the match.
 :meth:`Options.from_dict` is the strict parser used for match records (§8): an unknown
@@ -15,7 +15,7 @@ from .errors import InvalidOptions
 
 
 class Bolts(str, Enum):
-    """When a trickless deal earns a bolt (RULES.md §3 step 3)."""
+    """When a trickless deal earns a bolt (docs/spec.md §3.3)."""
 
     OFF = "off"
     NOT_ON_BARREL = "not_on_barrel"
@@ -23,7 +23,7 @@ class Bolts(str, Enum):
 
 
 class BarrelBidding(str, Enum):
-    """``closed``: the sitter becomes declarer at 120 without bidding (RULES.md §3)."""
+    """``closed``: the sitter becomes declarer at 120 without bidding (docs/spec.md §3)."""
 
     OPEN = "open"
     CLOSED = "closed"
@@ -35,7 +35,7 @@ PLAYER_COUNTS = (2, 3, 4)
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The options of one table; the defaults are RULES.md §7's ``classic``."""
+    """The options of one table; the defaults are docs/spec.md §7's ``classic``."""
 
     players: int = 3
     target: int = 1000
@@ -153,9 +153,9 @@ OPTION_NAMES: tuple[str, ...] = (
 
 PRESETS: dict[str, Options] = {
     "classic": Options(),
-    # IgraFan's nine table parameters switched on (seed 004).
+    # IgraFan's nine table parameters switched on (docs/spec.md §7, the igrafan preset).
     "igrafan": Options(show_talon_on_100=True, golden=True, red_threshold=-300),
-    # The club atop seed 000 with its optional deals.
+    # The club preset (docs/spec.md §7) with its optional deals.
     "club": Options(dark=True, golden=True),
     "simple": Options(barrel=False, bolts=Bolts.OFF, samosval=False, redeal=False),
 }

@@ -8,7 +8,7 @@ samples them), so that the deal can be played on with the real rules.
 :func:`deal_at_first_lead` builds the hypothetical position "``declarer`` has named
 ``contract``, these are the hands" that a bidding or giving search plays out, and
 :func:`match_at_standing` the match around a view (scores, bolts, the barrel) to value a
-deal's result with the steps of RULES.md §3.
+deal's result with the steps of docs/spec.md §3.
 
 Everything here checks its input: a guess that contradicts the view (another hand for the
 seat, a wrong number of cards, a card twice or a card already played) raises
@@ -186,7 +186,7 @@ def deal_at_first_lead(
 def match_at_standing(view: View) -> Match:
     """A match standing where ``view``'s does (scores, bolts, the barrel and its attempts),
     waiting for a deal: give it a completed deal with :meth:`Match.score_deal` to see what
-    the deal does to the match (RULES.md §3). The count of barrel falls and of golden deals
+    the deal does to the match (docs/spec.md §3). The count of barrel falls and of golden deals
     played is not in a view: it starts at zero."""
     match = Match.empty(view.options, first_dealer=view.dealer or 0)
     match.scores = list(view.scores)

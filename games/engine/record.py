@@ -1,4 +1,4 @@
-"""The ``thousand/1`` match record: reading and writing it (RULES.md §8).
+"""The ``thousand/1`` match record: reading and writing it (docs/spec.md §8).
 
 This module knows the format, not the match: :func:`play_deal` drives anything shaped
 like a match (:class:`Playable`) and :func:`match_to_record` reads anything that keeps a

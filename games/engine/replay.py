@@ -1,4 +1,4 @@
-"""§8's replay output (RULES.md §8): what ``python -m games.engine replay`` prints.
+"""§8's replay output (docs/spec.md §8): what ``python -m games.engine replay`` prints.
 
 :func:`replay` takes a parsed record and returns the completed deals, the winner and the
 next seat's legal actions, or ``{"error": {"deal": i, "action": j, "reason": …}}``.

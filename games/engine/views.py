@@ -1,4 +1,4 @@
-"""What a seat or a spectator may see (RULES.md §2.3, §2.4, §6.1).
+"""What a seat or a spectator may see (docs/spec.md §2.3, §2.4, §6.1).
 
 A view holds public information plus exactly what its seat may know: its own hand (not
 while it plays dark unseen), the talon once shown to everyone (or to the declarer who took

@@ -3,7 +3,7 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 export const SUITS = ["S", "H", "C", "D"]; // hand order: colours alternate
-export const RANK_ORDER = ["A", "T", "K", "Q", "J", "9"]; // high to low (RULES §1)
+export const RANK_ORDER = ["A", "T", "K", "Q", "J", "9"]; // high to low (docs/spec.md §1)
 export const POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0 };
 export const SUIT_SIGN = { S: "♠", C: "♣", D: "♦", H: "♥" };
 export const RED = new Set(["D", "H"]);

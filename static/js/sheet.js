@@ -98,7 +98,7 @@ function contractCell(row, name, t) {
   );
 }
 
-/** What the rules did with a seat's deal on the barrel (§3 step 2): the attempt it used
+/** What the rules did with a seat's deal on the barrel (§3.2): the attempt it used
  * (its points are not counted) and the fall, if this deal ended the sitter's stay. */
 export function barrelFate(row, seat) {
   const notes = (row.notes || []).filter((n) => n.seat === seat);

@@ -81,7 +81,7 @@ def test_strong_falls_back_to_basic_when_its_search_fails(monkeypatch: pytest.Mo
     play_out(match, bots_for(["strong", "strong", "strong"], 9), max_deals=1)
 
 
-# Every option a table can set that changes what a bot is asked (RULES.md §6, §7).
+# Every option a table can set that changes what a bot is asked (docs/spec.md §6, §7).
 EVERY_OPTION = [
     Options(dark=True, redeal=True, show_talon_on_100=True),
     Options(golden=True, redeal=True),

@@ -90,7 +90,7 @@ def _contract_choice(sitter: int | None) -> int | None:
 
 
 def test_a_player_at_880_on_the_barrel_plays_for_120_where_off_it_he_names_more() -> None:
-    """On the barrel any made contract wins the match (RULES.md §3): the sitter names 120
+    """On the barrel any made contract wins the match (docs/spec.md §3): the sitter names 120
     where the same hand off the barrel names more."""
     assert _contract_choice(sitter=2) == 120
     assert (_contract_choice(sitter=None) or 0) > 120
@@ -123,7 +123,7 @@ def _stake_of_stopping(rival_score: int) -> float:
 
 
 def test_a_defender_values_stopping_a_rival_at_950_above_everything_else() -> None:
-    """At 950 a made 100 wins the match for the rival (RULES.md §9.10): stopping him is
+    """At 950 a made 100 wins the match for the rival (docs/spec.md §9.10): stopping him is
     worth a whole match to the defender, far more than stopping a rival far behind."""
     near = _stake_of_stopping(950)
     far = _stake_of_stopping(300)
@@ -133,7 +133,7 @@ def test_a_defender_values_stopping_a_rival_at_950_above_everything_else() -> No
 
 def test_on_the_barrel_only_making_the_contract_counts() -> None:
     """A sitter's made contract wins whatever its card points; a failed one costs an
-    attempt, not points (RULES.md §3 step 2)."""
+    attempt, not points (docs/spec.md §3.2)."""
     options = Options()
     match = Match.empty(options, first_dealer=2)
     match.scores = [300, 880, 200]

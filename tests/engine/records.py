@@ -1,9 +1,9 @@
-"""Builders for ``thousand/1`` match records (RULES.md §8), used by the rule tests.
+"""Builders for ``thousand/1`` match records (docs/spec.md §8), used by the rule tests.
 
 Nothing here knows the rules of play: the builders only turn compact text into the
 record's JSON shape, rotate seats around a trick, and check that a hand-written deal
 uses every card exactly once (a typo guard). Every expectation in the tests is worked
-out by hand from RULES.md.
+out by hand from docs/spec.md.
 
 Compact actions: ``"2 bid 105"``, ``"0 pass"``, ``"1 redeal"``, ``"0 dark"``, ``"0 look"``,
 ``"1 choose_talon 0"``, ``"2 give 0 9H"``, ``"2 contract 110"``, ``"2 write_off"``,

@@ -1,4 +1,4 @@
-"""What several engine test modules share: RULES.md §7 written out by hand, and a
+"""What several engine test modules share: docs/spec.md §7 written out by hand, and a
 Hypothesis strategy over every option set."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from games.engine import BarrelBidding, Bolts, Options
 
-# RULES.md §7, written out by hand (not read from the engine).
+# docs/spec.md §7, written out by hand (not read from the engine).
 RULES_DEFAULTS: dict[str, Any] = {
     "players": 3,
     "target": 1000,

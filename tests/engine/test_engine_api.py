@@ -1,5 +1,5 @@
 """The engine's typed public API: cards, actions, errors, options, the random source and
-its independence from the web stack (RULES.md §1, §7, §8; STYLE.md)."""
+its independence from the web stack (docs/spec.md §1, §7, §8; docs/architecture.md#conventions)."""
 
 from __future__ import annotations
 

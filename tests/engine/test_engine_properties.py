@@ -1,8 +1,8 @@
 """Property tests of the rules engine: random legal play of long stretches of matches.
 
-Every test draws a table (any option set of RULES.md §7, two to four players), a deal seed
+Every test draws a table (any option set of docs/spec.md §7, two to four players), a deal seed
 and a playing style, plays random legal actions through the public API and checks an
-invariant after every action or every deal. The expectations come from RULES.md through a
+invariant after every action or every deal. The expectations come from docs/spec.md through a
 small independent model (:class:`Model`) that follows the events and the cards; it never
 asks the engine what the rules are.
 
@@ -54,7 +54,7 @@ def examples(fraction: float) -> settings:
     return settings(max_examples=max(5, int(EXAMPLES * fraction)))
 
 
-# --------------------------------------------------------------------------- RULES.md §1
+# --------------------------------------------------------------------------- docs/spec.md §1
 
 FULL = (1 << 24) - 1
 POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
@@ -87,7 +87,7 @@ def marriages(cards: set[str], ace_marriage: bool) -> int:
 
 
 def round5(x: Fraction | int) -> int:
-    """RULES.md notation: 5 * floor((x + 2) / 5)."""
+    """docs/spec.md notation: 5 * floor((x + 2) / 5)."""
     return 5 * ((Fraction(x) + 2) // 5)
 
 
@@ -186,7 +186,7 @@ def drive(match: Match, seed: int, style: Style, max_actions: int, observe: Any 
 
 @dataclass
 class DealModel:
-    """RULES.md §2, §4, §5, §6 for the deal in progress, followed through the events."""
+    """docs/spec.md §2, §4, §5, §6 for the deal in progress, followed through the events."""
 
     dealer: int
     active: tuple[int, ...]
@@ -498,7 +498,7 @@ class Model:
     # -- the end of a deal: §2.8, §5, §6.1, then §3 -------------------------------
 
     def deal_deltas(self, deal: Any) -> tuple[list[int], list[int]]:
-        """Deltas and bolts earned, from RULES.md alone."""
+        """Deltas and bolts earned, from docs/spec.md alone."""
         d, o, n = self.d, self.o, self.n
         deltas = [0] * n
         gains = [0] * n
@@ -544,7 +544,7 @@ class Model:
         self.attempts = 0
 
     def match_steps(self, deltas: list[int], gains: list[int]) -> None:
-        """RULES.md §3 steps 1–6 and §6.2's golden reset."""
+        """docs/spec.md §3.1–§3.6 and §6.2's golden reset."""
         d, o, n = self.d, self.o, self.n
         self.deals_played += 1
         if d.golden and d.outcome is Outcome.MADE:
@@ -785,7 +785,7 @@ def test_someone_can_act_until_the_match_is_won(options, seed, play, style):
         winner = match.winner
         last = match.results[-1]
         if options.barrel:
-            # §3 step 2: won only from the barrel, by making a contract.
+            # §3.2: won only from the barrel, by making a contract.
             assert last.declarer == winner and last.outcome is Outcome.MADE
             assert match.scores[winner] == 880 + last.contract >= 1000
         else:
@@ -952,7 +952,7 @@ def test_match_state_stays_within_the_rules_after_every_deal(options, seed, play
             assert r.barrel is None and match.sitter is None
         if options.bolts is Bolts.OFF:
             assert r.bolts == (0,) * n
-        assert all(0 <= b < 3 for b in r.bolts), "§3 step 3: three bolts cost 120 and reset"
+        assert all(0 <= b < 3 for b in r.bolts), "§3.3: three bolts cost 120 and reset"
         if r.outcome in (Outcome.MADE, Outcome.FAILED):
             c = 240 if r.dark else r.contract
             assert abs(r.deltas[r.declarer]) == c, "§2.8: the declarer scores ±C (±240 dark)"

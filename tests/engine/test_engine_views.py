@@ -1,4 +1,4 @@
-"""Concrete views: what each seat and a spectator may see (RULES.md §2.3, §2.4, §4, §5,
+"""Concrete views: what each seat and a spectator may see (docs/spec.md §2.3, §2.4, §4, §5,
 §6.1, §6.2, §9.11).
 
 Unless a test says otherwise seat 0 deals, seat 1 sits on the forced 100 and seat 2

@@ -113,7 +113,7 @@ def test_the_first_lead_position_refuses_a_card_held_twice() -> None:
 
 
 def test_a_standing_match_scores_a_deal_by_the_match_steps() -> None:
-    """A sitter on the barrel who makes his contract wins the match (§3 step 2)."""
+    """A sitter on the barrel who makes his contract wins the match (§3.2)."""
     match = Match.empty(Options(), first_dealer=0)
     match.scores = [880, 300, 200]
     match.sitter = 0

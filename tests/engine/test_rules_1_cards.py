@@ -1,4 +1,4 @@
-"""RULES.md §1: cards — 24 cards, order A T K Q J 9, points 11 10 4 3 2 0, notation, and
+"""docs/spec.md §1: cards — 24 cards, order A T K Q J 9, points 11 10 4 3 2 0, notation, and
 the marriage values (♠40 ♣60 ♦80 ♥100, four aces 200)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §2: one deal, three players — bidding, talon, gives, contract, play,
+"""docs/spec.md §2: one deal, three players — bidding, talon, gives, contract, play,
 marriages, scoring, write-off, redeal, order of decisions.
 
 Unless a test says otherwise seat 0 deals, seat 1 sits on the forced 100 and seat 2

@@ -1,4 +1,4 @@
-"""RULES.md §3: the match — deal deltas, barrel, bolts, arrivals, samosval, end — and
+"""docs/spec.md §3: the match — deal deltas, barrel, bolts, arrivals, samosval, end — and
 the order of those steps.
 
 Layouts used (see records.py): SWEEP (declarer makes anything up to 300, defenders take

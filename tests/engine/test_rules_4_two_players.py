@@ -1,4 +1,4 @@
-"""RULES.md §4: two players (IgraFan style) — 10 cards each, two talons of 2, one pass
+"""docs/spec.md §4: two players (IgraFan style) — 10 cards each, two talons of 2, one pass
 ends the bidding, choose_talon, one give, 11 tricks, the other talon out of play."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §5: four players — the dealer sits out and scores his talon (§9.7), the
+"""docs/spec.md §5: four players — the dealer sits out and scores his talon (§9.7), the
 other three play an ordinary three-player deal."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §6: dark, golden round, bidding in the red, exact steps (with §9.1, §9.2,
+"""docs/spec.md §6: dark, golden round, bidding in the red, exact steps (with §9.1, §9.2,
 §9.5, §9.8)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §7: option names, defaults and presets (and §8: options in a record)."""
+"""docs/spec.md §7: option names, defaults and presets (and §8: options in a record)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §8: the ``thousand/1`` match record and what ``replay`` prints — a contract.
+"""docs/spec.md §8: the ``thousand/1`` match record and what ``replay`` prints — a contract.
 
 The §8 example deal is completed here with hands of our own (the example's seat 0 holds
 AS, which seat 2 plays, so its hands are only illustrative); its deltas, scores and bolts

@@ -1,4 +1,4 @@
-"""RULES.md §9: fine points — each test settles one case the earlier sections leave open.
+"""docs/spec.md §9: fine points — each test settles one case the earlier sections leave open.
 
 (§9.1 redeal details, §9.7 and §9.9 four players and §9.8 dark/golden are also covered in
 the modules of §2, §5 and §6.)
