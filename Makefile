@@ -16,7 +16,8 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_NO_PROGRESS := 1
 RUN := $(UV) run --frozen --no-sync
 
-.PHONY: help install run test lint stack migrate messages superuser clean bench-tables screenshots
+# Run `make check` before a commit: CI runs exactly that.
+.PHONY: help install run test check lint stack migrate messages superuser clean bench-tables screenshots
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -43,10 +44,15 @@ run: install ## Serve on http://127.0.0.1:8000 with the embedded default (SQLite
 test: install ## Run the whole test suite (set CI=true to make missing services a failure)
 	$(RUN) pytest $(PYTEST_ARGS)
 
+check: lint ## What CI runs: formatting, lint, types, migrations, layer contracts, then the tests
+	$(RUN) python manage.py makemigrations --check --dry-run
+	$(MAKE) test
+
 # The pure-Python packages held to mypy --strict (those that exist).
 STRICT := $(wildcard games/engine games/bots)
 
-lint: install ## ruff, mypy (strict for games/engine and games/bots), import-linter's layer contracts
+lint: install ## ruff format --check, ruff, mypy (strict for engine and bots), import-linter's layer contracts
+	$(RUN) ruff format --check .
 	$(RUN) ruff check .
 	$(RUN) mypy config accounts games tournaments ratings
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))

@@ -59,7 +59,9 @@ NOT_SIGNED_IN = OpenApiResponse(ErrorSerializer, description="Not signed in and 
         summary="Change your profile",
         responses={
             200: MeSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="A field is not valid; nothing was changed."),
+            400: OpenApiResponse(
+                ErrorSerializer, description="A field is not valid; nothing was changed."
+            ),
             401: NOT_SIGNED_IN,
         },
     ),
@@ -209,8 +211,12 @@ class SignupResultSerializer(serializers.Serializer[Any]):
         request=SignupSerializer,
         responses={
             201: SignupResultSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="The name is taken or the password is too weak."),
-            429: OpenApiResponse(ErrorSerializer, description="Too many sign-ups from this address."),
+            400: OpenApiResponse(
+                ErrorSerializer, description="The name is taken or the password is too weak."
+            ),
+            429: OpenApiResponse(
+                ErrorSerializer, description="Too many sign-ups from this address."
+            ),
         },
     )
 )
@@ -228,7 +234,9 @@ class SignupView(APIView):
         data = serializer.validated_data
         try:
             user = user_create(
-                username=data["username"], password=data["password"], display_name=data.get("display_name", "")
+                username=data["username"],
+                password=data["password"],
+                display_name=data.get("display_name", ""),
             )
         except DjangoValidationError as exc:
             errors = dict(getattr(exc, "message_dict", {"password": exc.messages}))

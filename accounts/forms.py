@@ -38,7 +38,8 @@ class SignInForm(AuthenticationForm):
             wait = getattr(self.request, "signin_locked_for", None)
             if wait is None and self.request is not None:
                 wait = limits.signin_locked_for(
-                    username=self.cleaned_data.get("username"), address=limits.client_address(self.request)
+                    username=self.cleaned_data.get("username"),
+                    address=limits.client_address(self.request),
                 )
             if wait is not None:
                 raise forms.ValidationError(limits.locked_message(wait), code="locked") from None

@@ -132,7 +132,11 @@ class LockoutBackend(ModelBackend):
     (PermissionDenied stops every backend)."""
 
     def authenticate(
-        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
     ) -> Any:
         address = client_address(request) if request is not None else ""
         wait = signin_locked_for(username=username, address=address)
@@ -144,7 +148,9 @@ class LockoutBackend(ModelBackend):
 
 
 @receiver(user_login_failed, dispatch_uid="accounts.limits.failed")
-def _on_failed(sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any) -> None:
+def _on_failed(
+    sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
+) -> None:
     if request is None or getattr(request, "signin_locked_for", None) is not None:
         return  # refused while locked: not a password tried
     signin_failure_record(username=credentials.get("username"), address=client_address(request))

@@ -46,7 +46,9 @@ class User(AbstractUser):
     # What the names look like (accounts.names.name_key), kept by save(): a new name that
     # looks like another player's is refused without reading every account.
     username_key = models.CharField(max_length=200, db_index=True, editable=False, default="")
-    display_name_key = models.CharField(max_length=200, db_index=True, editable=False, default="", blank=True)
+    display_name_key = models.CharField(
+        max_length=200, db_index=True, editable=False, default="", blank=True
+    )
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -71,7 +73,10 @@ class User(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             extra = {"username": "username_key", "display_name": "display_name_key"}
-            kwargs["update_fields"] = {*update_fields, *(extra[f] for f in update_fields if f in extra)}
+            kwargs["update_fields"] = {
+                *update_fields,
+                *(extra[f] for f in update_fields if f in extra),
+            }
         super().save(*args, **kwargs)
 
     def clean(self) -> None:

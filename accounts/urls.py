@@ -11,7 +11,9 @@ urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True, authentication_form=SignInForm
+            template_name="accounts/login.html",
+            redirect_authenticated_user=True,
+            authentication_form=SignInForm,
         ),
         name="login",
     ),

@@ -136,7 +136,9 @@ def password_change(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc)
         else:
             update_session_auth_hash(request, User.objects.get(pk=user.pk))
-            messages.success(request, _("Your password has been changed. Your API token was revoked."))
+            messages.success(
+                request, _("Your password has been changed. Your API token was revoked.")
+            )
             return redirect("accounts:profile")
     status = 400 if form.errors else 200
     return render(request, "accounts/password_change.html", {"form": form}, status=status)

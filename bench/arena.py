@@ -72,7 +72,9 @@ def make_level(level: str, seed: int, budgets: Budgets) -> Bot:
     """A bot of any bench level, with that level's budget from ``budgets``."""
     seconds, samples = budgets.get(level, (None, 1))
     # A time limit of 0 or less means none: the sample cap alone, reproducible anywhere.
-    budget = Budget(seconds=seconds if seconds and seconds > 0 else None, samples=samples, cpu=CPU_CLOCK[0])
+    budget = Budget(
+        seconds=seconds if seconds and seconds > 0 else None, samples=samples, cpu=CPU_CLOCK[0]
+    )
     if level == "strong-v1":
         return StrongV1Bot(seed, budget)
     return make_bot(level, seed=seed, budget=budget)
@@ -96,7 +98,9 @@ def seatings(players: int, mode: str) -> list[tuple[int, ...]]:
     return [t for t in itertools.product((0, 1), repeat=players) if 0 in t and 1 in t]
 
 
-def bot_turn(match: Match, bots: list[Bot], levels: list[str], times: dict[str, list[float]]) -> None:
+def bot_turn(
+    match: Match, bots: list[Bot], levels: list[str], times: dict[str, list[float]]
+) -> None:
     """The seat to act decides from its view; the decision's time (CPU time of this
     process, or wall-clock time with ``--wall-clock``) is kept when it had a choice."""
     seat = match.to_act
@@ -111,7 +115,9 @@ def bot_turn(match: Match, bots: list[Bot], levels: list[str], times: dict[str, 
     match.apply(action, seat=seat)
 
 
-def play_group(args: tuple[str, str, int, int, str, str, Budgets]) -> tuple[float, float, dict[str, list[float]]]:
+def play_group(
+    args: tuple[str, str, int, int, str, str, Budgets],
+) -> tuple[float, float, dict[str, list[float]]]:
     """One group: (A minus B points per deal, A's group win (1, ½, 0), decision times)."""
     level_a, level_b, seed, group, preset, mode, budgets = args
     options = table_options(preset)
@@ -124,7 +130,9 @@ def play_group(args: tuple[str, str, int, int, str, str, Budgets]) -> tuple[floa
     tot_a = tot_b = 0.0
     for seating in seatings(n, mode):
         levels = [level_a if x == 0 else level_b for x in seating]
-        bots = [make_level(lv, seed * 7919 + group * 31 + s, budgets) for s, lv in enumerate(levels)]
+        bots = [
+            make_level(lv, seed * 7919 + group * 31 + s, budgets) for s, lv in enumerate(levels)
+        ]
         match = Match.empty(options, first_dealer=dealer)
         match.start_deal(list(hands), talons)
         while not match.awaiting_deal:
@@ -145,7 +153,9 @@ def play_group(args: tuple[str, str, int, int, str, str, Budgets]) -> tuple[floa
 MAX_MATCH_DEALS = 300
 
 
-def play_match(args: tuple[str, str, int, int, str, Budgets]) -> tuple[int, int, dict[str, list[float]]]:
+def play_match(
+    args: tuple[str, str, int, int, str, Budgets],
+) -> tuple[int, int, dict[str, list[float]]]:
     """One whole match with one seat of A (seat ``index % players``) and B elsewhere:
     (1 if A won, 0 if B won, -1 if nobody won within the deal cap; deals played; times)."""
     level_a, level_b, seed, index, preset, budgets = args
@@ -196,7 +206,9 @@ def pct(values: list[float], q: float) -> float:
     return s[i]
 
 
-def memory_per_decision(level: str, count: int, preset: str, seed: int, budgets: Budgets) -> list[float]:
+def memory_per_decision(
+    level: str, count: int, preset: str, seed: int, budgets: Budgets
+) -> list[float]:
     """Peak memory (KiB, tracemalloc) of ``count`` decisions of ``level`` with a choice,
     met in deals played by that level against basic bots."""
     options = table_options(preset)
@@ -227,25 +239,51 @@ def memory_per_decision(level: str, count: int, preset: str, seed: int, budgets:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pairs", default="basic:random,strong:basic", help="A:B pairings, comma separated")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--pairs", default="basic:random,strong:basic", help="A:B pairings, comma separated"
+    )
     ap.add_argument("--deals", type=int, default=200, help="duplicate groups per pairing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--preset", default="classic")
-    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=None, help="override the preset's players")
+    ap.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=None, help="override the preset's players"
+    )
     ap.add_argument("--seatings", choices=("auto", "all", "rotate"), default="auto")
-    ap.add_argument("--seconds", type=float, default=LIVE_BUDGET.seconds,
-                    help="strong: seconds per decision (0: no time limit, the sample cap alone)")
-    ap.add_argument("--samples", type=int, default=LIVE_BUDGET.samples, help="strong: sample cap per decision")
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        default=LIVE_BUDGET.seconds,
+        help="strong: seconds per decision (0: no time limit, the sample cap alone)",
+    )
+    ap.add_argument(
+        "--samples", type=int, default=LIVE_BUDGET.samples, help="strong: sample cap per decision"
+    )
     ap.add_argument("--master-seconds", type=float, default=MASTER_BUDGET.seconds)
     ap.add_argument("--master-samples", type=int, default=MASTER_BUDGET.samples)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--matches", type=int, default=0,
-                    help="also play this many whole matches per pairing (one seat of A, rotated)")
-    ap.add_argument("--memory", type=int, default=0, help="measure the peak memory of this many decisions per level")
-    ap.add_argument("--json", default=None, help="write every figure to this file (for manage.py bots_report)")
-    ap.add_argument("--wall-clock", action="store_true",
-                    help="time limits and timings in wall-clock time (default: CPU time, fair on a loaded machine)")
+    ap.add_argument(
+        "--matches",
+        type=int,
+        default=0,
+        help="also play this many whole matches per pairing (one seat of A, rotated)",
+    )
+    ap.add_argument(
+        "--memory",
+        type=int,
+        default=0,
+        help="measure the peak memory of this many decisions per level",
+    )
+    ap.add_argument(
+        "--json", default=None, help="write every figure to this file (for manage.py bots_report)"
+    )
+    ap.add_argument(
+        "--wall-clock",
+        action="store_true",
+        help="time limits and timings in wall-clock time (default: CPU time, fair on a loaded machine)",
+    )
     args = ap.parse_args()
     CPU_CLOCK[0] = not args.wall_clock
     if args.players is not None:
@@ -274,7 +312,9 @@ def main() -> None:
         mode = args.seatings
         if mode == "auto":
             mode = "rotate" if {level_a, level_b} & set(SEARCH_LEVELS) else "all"
-        jobs = [(level_a, level_b, args.seed, g, args.preset, mode, budgets) for g in range(args.deals)]
+        jobs = [
+            (level_a, level_b, args.seed, g, args.preset, mode, budgets) for g in range(args.deals)
+        ]
         t0 = time.perf_counter()
         results = run_jobs(play_group, jobs, args.workers, chunksize=4)
         wall = time.perf_counter() - t0
@@ -289,7 +329,9 @@ def main() -> None:
             plays = len(results) * len(seatings(table_options(args.preset).players, mode))
             rows.append((f"{level_a} vs {level_b}", len(results), plays, mode, m, h, w, wh, wall))
         if args.matches:
-            mjobs = [(level_a, level_b, args.seed, i, args.preset, budgets) for i in range(args.matches)]
+            mjobs = [
+                (level_a, level_b, args.seed, i, args.preset, budgets) for i in range(args.matches)
+            ]
             t0 = time.perf_counter()
             mres = run_jobs(play_match, mjobs, args.workers, chunksize=1)
             for r in mres:
@@ -314,13 +356,19 @@ def main() -> None:
     n = table_options(args.preset).players
     if match_rows:
         print()
-        print(f"whole matches, one seat of A among {n} (equal strength would win 1/{n} = {1 / n:.3f}):")
+        print(
+            f"whole matches, one seat of A among {n} (equal strength would win 1/{n} = {1 / n:.3f}):"
+        )
         print(f"{'pairing':<18}{'matches':>8}{'won by someone':>15}{'A match win rate [95% CI]':>32}"
               f"{'deals/match':>12}{'wall s':>8}")  # fmt: skip
         for name, total, fin, mw, lo, hi, dpm, wall in match_rows:
-            print(f"{name:<18}{total:>8}{fin:>15}{mw:>14.3f} [{lo:.3f}, {hi:.3f}]{dpm:>12.1f}{wall:>8.0f}")
+            print(
+                f"{name:<18}{total:>8}{fin:>15}{mw:>14.3f} [{lo:.3f}, {hi:.3f}]{dpm:>12.1f}{wall:>8.0f}"
+            )
     print()
-    print(f"{'level':<10}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}{'peak KiB med/max':>18}")
+    print(
+        f"{'level':<10}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}{'peak KiB med/max':>18}"
+    )
     timing = {}
     for lv in BENCH_LEVELS:
         level_times = all_times.get(lv)

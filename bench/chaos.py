@@ -130,7 +130,9 @@ class PostgresServer:
             try:
                 pwd.getpwnam("postgres")
             except KeyError:
-                raise SystemExit("chaos: run as root, PostgreSQL needs a user 'postgres' to run as") from None
+                raise SystemExit(
+                    "chaos: run as root, PostgreSQL needs a user 'postgres' to run as"
+                ) from None
             self.user = "postgres"
 
     def _tool(self, name: str) -> str:
@@ -154,7 +156,15 @@ class PostgresServer:
         if self.user:
             shutil.chown(self.directory, self.user)
             shutil.chown(self.directory.parent, self.user)
-        self._run(self._tool("initdb"), "-D", str(self.directory / "data"), "-U", "postgres", "-A", "trust")
+        self._run(
+            self._tool("initdb"),
+            "-D",
+            str(self.directory / "data"),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+        )
 
     def start(self) -> None:
         options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off"
@@ -163,7 +173,9 @@ class PostgresServer:
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
-            self._run(self._tool("pg_ctl"), "-D", str(self.directory / "data"), "-m", "fast", "-w", "stop")
+            self._run(
+                self._tool("pg_ctl"), "-D", str(self.directory / "data"), "-m", "fast", "-w", "stop"
+            )
 
 
 def _answers(port: int) -> bool:
@@ -181,7 +193,13 @@ class Stack:
         self.log_path, self.port = log_path, port
         self.ports = [port, port + 1]
         path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-        stack_env = {**env, "PATH": path, "PORT": str(port), "HAPROXY": "none", "STACK_SKIP_SETUP": "1"}
+        stack_env = {
+            **env,
+            "PATH": path,
+            "PORT": str(port),
+            "HAPROXY": "none",
+            "STACK_SKIP_SETUP": "1",
+        }
         with log_path.open("a") as out:
             self.process = subprocess.Popen(
                 ["bash", "scripts/stack", "--web", "2"], cwd=ROOT, env=stack_env, stdout=out, stderr=out,
@@ -328,7 +346,9 @@ class Chaos:
         self.redis.start()
         self.postgres.init()
         self.postgres.start()
-        subprocess.run([sys.executable, "scripts/createdb.py", self.postgres.url], cwd=ROOT, check=True)
+        subprocess.run(
+            [sys.executable, "scripts/createdb.py", self.postgres.url], cwd=ROOT, check=True
+        )
         self.env = {
             **os.environ,
             "DATABASE_URL": self.postgres.url,
@@ -345,16 +365,25 @@ class Chaos:
             "BOTS_CONCURRENCY": "2",
         }
         self.env.pop("CELERY_BROKER_URL", None)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=self.env, check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+        )
         os.environ.update({k: self.env[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "DJANGO_DEBUG",
                                                     "GAMES_SCHEDULER", "CELERY_TASK_ALWAYS_EAGER", "LOG_LEVEL")})  # fmt: skip
         os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
         import django
 
         django.setup()
-        self.stack = Stack(self.env, self.directory / "stack.log", free_port(*_range(self.args.web_ports), count=2))
+        self.stack = Stack(
+            self.env, self.directory / "stack.log", free_port(*_range(self.args.web_ports), count=2)
+        )
         log(f"stack starting on ports {self.stack.ports} (log {self.stack.log_path})")
-        if not wait_until(lambda: all(healthz(p) == "ok" for p in self.stack.ports), self.args.start_seconds, 1):
+        if not wait_until(
+            lambda: all(healthz(p) == "ok" for p in self.stack.ports), self.args.start_seconds, 1
+        ):
             raise SystemExit(f"chaos: the stack did not become healthy; see {self.stack.log_path}")
 
     def stop(self) -> None:
@@ -383,7 +412,9 @@ class Chaos:
         for number, humans in enumerate(shapes):
             people = [users.objects.create_user(username=f"chaos-{uuid.uuid4().hex[:10]}", password=uuid.uuid4().hex)
                       for _ in range(humans)]  # fmt: skip
-            table = services.table_create(user=people[0], players=3, options=options, move_seconds=5)
+            table = services.table_create(
+                user=people[0], players=3, options=options, move_seconds=5
+            )
             for user in people[1:]:
                 services.table_join(table=table, user=user, invite_code=table.invite_code)
             for _ in range(3 - humans):
@@ -438,7 +469,9 @@ class Chaos:
         from config.celery import HEARTBEAT_KEY
 
         try:
-            stamp = redis.Redis.from_url(self.redis.url).get(HEARTBEAT_KEY.format(name="games.clocks_sweep"))
+            stamp = redis.Redis.from_url(self.redis.url).get(
+                HEARTBEAT_KEY.format(name="games.clocks_sweep")
+            )
         except redis.RedisError:
             return False
         wall_began = time.time() - (time.monotonic() - began)
@@ -447,7 +480,9 @@ class Chaos:
     async def poll_health(self) -> None:
         assert self.stack is not None
         while self._polling:
-            statuses = await asyncio.gather(*(asyncio.to_thread(healthz, p) for p in self.stack.ports))
+            statuses = await asyncio.gather(
+                *(asyncio.to_thread(healthz, p) for p in self.stack.ports)
+            )
             self.health_log.append((time.monotonic(), tuple(statuses)))
             await asyncio.sleep(0.5)
 
@@ -487,7 +522,9 @@ class Chaos:
             stop.set()
             await asyncio.gather(*tasks, poller, return_exceptions=True)
             outcome.finished = finished
-            outcome.health_seen = {s for t, statuses in self.health_log if began <= t <= back for s in statuses}
+            outcome.health_seen = {
+                s for t, statuses in self.health_log if began <= t <= back for s in statuses
+            }
             healthy = [t for t, statuses in self.health_log if t > back and set(statuses) == {"ok"}]
             outcome.healthy_after = (healthy[0] - back) if healthy else None
 
@@ -510,7 +547,9 @@ class Chaos:
                 time.sleep(1)
         return None
 
-    def _wait_finished(self, tables: list[tuple[int, list[Person]]], began: float, back: float, outcome: Outcome) -> int:
+    def _wait_finished(
+        self, tables: list[tuple[int, list[Person]]], began: float, back: float, outcome: Outcome
+    ) -> int:
         from django.db import connections
 
         from games.models import Table, TableAction
@@ -541,12 +580,18 @@ class Chaos:
 
         for table_id, persons in tables:
             table = Table.objects.get(pk=table_id)
-            versions = list(TableAction.objects.filter(table=table).order_by("version").values_list("version", flat=True))
+            versions = list(
+                TableAction.objects.filter(table=table)
+                .order_by("version")
+                .values_list("version", flat=True)
+            )
             outcome.actions += len(versions)
             if versions != list(range(1, len(versions) + 1)):
                 outcome.log_gaps.append(table_id)
             if table.status != Table.Status.FINISHED:
-                outcome.problems.append(f"table {table_id} did not finish ({table.status}, version {table.version})")
+                outcome.problems.append(
+                    f"table {table_id} did not finish ({table.status}, version {table.version})"
+                )
                 continue
             result = MatchResult.objects.get(table=table)
             try:
@@ -565,22 +610,33 @@ class Chaos:
         if outcome.unverified:
             outcome.problems.append(f"records that do not verify: tables {outcome.unverified}")
         if outcome.conflicts:
-            outcome.problems.append(f"{outcome.conflicts} version(s) seen twice with different views")
+            outcome.problems.append(
+                f"{outcome.conflicts} version(s) seen twice with different views"
+            )
         stale_limit = 10.0  # config.health.HEARTBEAT_STALE_SECONDS
         required = outcome.fault != "worker" or outcome.down_seconds > stale_limit + 3
         if required and not (outcome.health_seen - {"ok"}):
-            outcome.problems.append(f"/healthz said only {sorted(outcome.health_seen)} while the part was away")
+            outcome.problems.append(
+                f"/healthz said only {sorted(outcome.health_seen)} while the part was away"
+            )
         outcome.health_required = required
 
 
 # ------------------------------------------------------------------ the report
 def engine_yardstick() -> str:
-    done = subprocess.run([sys.executable, "bench/engine.py"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "bench/engine.py"], cwd=ROOT, capture_output=True, text=True
+    )
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     return lines[-1] if lines else "(bench/engine.py printed nothing)"
 
 
-def report(outcomes: list[Outcome], args: argparse.Namespace, load: tuple[float, float, float], seconds: float) -> str:
+def report(
+    outcomes: list[Outcome],
+    args: argparse.Namespace,
+    load: tuple[float, float, float],
+    seconds: float,
+) -> str:
     rows = [
         "| fault | away (s) | /healthz while away | ok again after (s) | play went on after (s) | tables finished | actions | reconnects | problems |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -611,22 +667,47 @@ def report(outcomes: list[Outcome], args: argparse.Namespace, load: tuple[float,
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--faults", default=",".join(FAULTS), help=f"which, in order (default {','.join(FAULTS)})")
-    parser.add_argument("--tables", type=int, default=8, help="tables of one scripted person and two bots, per fault")
-    parser.add_argument("--people-tables", type=int, default=2, help="tables of two scripted people and a bot")
-    parser.add_argument("--target", type=int, default=300, help="the match's target score (short matches)")
+    parser.add_argument(
+        "--faults", default=",".join(FAULTS), help=f"which, in order (default {','.join(FAULTS)})"
+    )
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=8,
+        help="tables of one scripted person and two bots, per fault",
+    )
+    parser.add_argument(
+        "--people-tables", type=int, default=2, help="tables of two scripted people and a bot"
+    )
+    parser.add_argument(
+        "--target", type=int, default=300, help="the match's target score (short matches)"
+    )
     parser.add_argument("--bot-delay", type=float, default=0.2)
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before each fault")
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds of play before each fault"
+    )
     parser.add_argument("--redis-seconds", type=float, default=20.0)
     parser.add_argument("--postgres-seconds", type=float, default=5.0)
-    parser.add_argument("--finish-seconds", type=float, default=300.0, help="how long the tables may take to finish")
-    parser.add_argument("--start-seconds", type=float, default=180.0, help="how long the stack may take to start")
+    parser.add_argument(
+        "--finish-seconds", type=float, default=300.0, help="how long the tables may take to finish"
+    )
+    parser.add_argument(
+        "--start-seconds", type=float, default=180.0, help="how long the stack may take to start"
+    )
     parser.add_argument("--pg-bin", help="directory of initdb and pg_ctl")
-    parser.add_argument("--web-ports", default="8380-8399", help="the two web servers' ports come from here")
-    parser.add_argument("--redis-ports", default="6390-6399", help="its Redis server's port comes from here")
-    parser.add_argument("--postgres-ports", default="5440-5449", help="its PostgreSQL's port comes from here")
+    parser.add_argument(
+        "--web-ports", default="8380-8399", help="the two web servers' ports come from here"
+    )
+    parser.add_argument(
+        "--redis-ports", default="6390-6399", help="its Redis server's port comes from here"
+    )
+    parser.add_argument(
+        "--postgres-ports", default="5440-5449", help="its PostgreSQL's port comes from here"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
-    parser.add_argument("--short", action="store_true", help="the test suite's version: 2+1 tables, short outages")
+    parser.add_argument(
+        "--short", action="store_true", help="the test suite's version: 2+1 tables, short outages"
+    )
     args = parser.parse_args(argv)
     if args.short:
         args.tables, args.people_tables, args.target = 2, 1, 200
@@ -656,7 +737,9 @@ def main(argv: list[str] | None = None) -> int:
         chaos.start()
         for fault in args.faults.split(","):
             outcome = chaos.run_fault(fault)
-            log(f"{fault}: {outcome.finished}/{outcome.tables} finished, problems: {outcome.problems or 'none'}")
+            log(
+                f"{fault}: {outcome.finished}/{outcome.tables} finished, problems: {outcome.problems or 'none'}"
+            )
             outcomes.append(outcome)
     finally:
         chaos.stop()

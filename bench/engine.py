@@ -91,7 +91,9 @@ def match_deals_per_second() -> float:
         before = len(match.results)
         for _ in range(100):
             act(match)
-        played += sum(1 for r in match.results[before:] if r.outcome in (Outcome.MADE, Outcome.FAILED))
+        played += sum(
+            1 for r in match.results[before:] if r.outcome in (Outcome.MADE, Outcome.FAILED)
+        )
         if len(match.results) > 1_000:
             match = Match.new(options, seed=played)
     return played / (time.process_time() - start)
@@ -149,7 +151,9 @@ def main() -> None:
         ("legal-action queries/s", legal_queries_per_second),
     ):
         runs = sorted(fn() for _ in range(RUNS))
-        print(f"{label:>26}: {statistics.median(runs):>10,.0f}   (median of {RUNS}; {runs[0]:,.0f}..{runs[-1]:,.0f})")
+        print(
+            f"{label:>26}: {statistics.median(runs):>10,.0f}   (median of {RUNS}; {runs[0]:,.0f}..{runs[-1]:,.0f})"
+        )
 
 
 if __name__ == "__main__":

@@ -51,11 +51,15 @@ def main() -> None:
     parts = urlsplit(args.url)
     host, port, path = parts.hostname or "127.0.0.1", parts.port or 80, parts.path or "/"
 
-    print(f"{platform.node()}: {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; {args.url}")
+    print(
+        f"{platform.node()}: {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}; {args.url}"
+    )
     first = fetch(http.client.HTTPConnection(host, port, timeout=10), path)
-    print(f"first call on a new connection: {first[0]:.2f} ms wall, status {first[1]}, "
-          f"took_ms {first[2]}")
+    print(
+        f"first call on a new connection: {first[0]:.2f} ms wall, status {first[1]}, "
+        f"took_ms {first[2]}"
+    )
 
     conn = http.client.HTTPConnection(host, port, timeout=10)
     walls, tooks, statuses = [], [], set()

@@ -131,7 +131,9 @@ class Played:
     scores: list[int] | None  # by seat; None where the outcome has no scores
 
 
-def generate(rep: int, players: list[Player], per_player: int, heldout: int, workers: int) -> tuple[list[Played], list[Played], float]:
+def generate(
+    rep: int, players: list[Player], per_player: int, heldout: int, workers: int
+) -> tuple[list[Played], list[Played], float]:
     """The training and held-out matches of one population (from the cache when there)."""
     rng = random.Random(1000 + rep)
     train = schedule(len(players), per_player, rng)
@@ -144,7 +146,10 @@ def generate(rep: int, players: list[Player], per_player: int, heldout: int, wor
     if path.exists():
         results = json.loads(path.read_text())
     else:
-        jobs = [(seed, [(players[p].level, players[p].epsilon) for p in three]) for seed, three in zip(seeds, seatings)]
+        jobs = [
+            (seed, [(players[p].level, players[p].epsilon) for p in three])
+            for seed, three in zip(seeds, seatings)
+        ]
         results = run_jobs(play_match, jobs, workers)
         CACHE.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(results))
@@ -189,7 +194,12 @@ class EloSystem(System):
         # Without scores (the synthetic population) the margin is off altogether.
         config = self.config if scores is not None else replace(self.config, margin_weight=0.0)
         standings = [
-            elo.Standing(self.ratings[p], self.games[p], played.places[s], None if scores is None else float(scores[s]))
+            elo.Standing(
+                self.ratings[p],
+                self.games[p],
+                played.places[s],
+                None if scores is None else float(scores[s]),
+            )
             for s, p in enumerate(played.seats)
         ]
         for p, change in zip(played.seats, elo.rate(standings, config)):
@@ -373,7 +383,12 @@ def evaluate(
         results.setdefault((s.name, EARLY), Scores([], [], [])).loss.append(early_loss[s.name])
 
 
-def summary(title: str, results: dict[tuple[str, int], Scores], checkpoints: Sequence[int], names: Sequence[str]) -> None:
+def summary(
+    title: str,
+    results: dict[tuple[str, int], Scores],
+    checkpoints: Sequence[int],
+    names: Sequence[str],
+) -> None:
     """One line per system: Spearman (mean ± sd over the populations) at each checkpoint,
     the held-out log loss at the first checkpoint and the first third's prequential log
     loss (mean ± sd), the figures issue 17 decides on."""
@@ -401,20 +416,34 @@ def summary(title: str, results: dict[tuple[str, int], Scores], checkpoints: Seq
         if name == base:
             continue
         cells = []
-        for key, field in ((checkpoints[0], "rho"), (checkpoints[-1], "rho"), (checkpoints[0], "loss"), (EARLY, "loss")):
+        for key, field in (
+            (checkpoints[0], "rho"),
+            (checkpoints[-1], "rho"),
+            (checkpoints[0], "loss"),
+            (EARLY, "loss"),
+        ):
             mine, theirs = results.get((name, key)), results.get((base, key))
             if not mine or not theirs:
                 cells.append(f"{'':>17}")
                 continue
-            diffs = [a - b for a, b in zip(getattr(mine, field), getattr(theirs, field), strict=True)]
+            diffs = [
+                a - b for a, b in zip(getattr(mine, field), getattr(theirs, field), strict=True)
+            ]
             sd = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
             cells.append(f"{statistics.fmean(diffs):>+8.4f} ± {sd:<7.4f}")
         print(f"  {name:<24} {' '.join(cells)}")
 
 
-def table(title: str, results: dict[tuple[str, int], Scores], checkpoints: Sequence[int], names: Sequence[str]) -> None:
+def table(
+    title: str,
+    results: dict[tuple[str, int], Scores],
+    checkpoints: Sequence[int],
+    names: Sequence[str],
+) -> None:
     print(f"\n{title}")
-    print(f"  {'system':<24} {'matches/player':>14} {'Spearman':>16} {'log loss':>9} {'accuracy':>9}")
+    print(
+        f"  {'system':<24} {'matches/player':>14} {'Spearman':>16} {'log loss':>9} {'accuracy':>9}"
+    )
     for cp in checkpoints:
         for name in names:
             r = results.get((name, cp))
@@ -441,7 +470,9 @@ def pl_draw(seats: list[int], weights: Sequence[float], rng: random.Random) -> P
     return Played(seats, places, None)
 
 
-def synthetic(args: argparse.Namespace, extra: Sequence[tuple[str, elo.EloConfig]]) -> dict[tuple[str, int], Scores]:
+def synthetic(
+    args: argparse.Namespace, extra: Sequence[tuple[str, elo.EloConfig]]
+) -> dict[tuple[str, int], Scores]:
     results: dict[tuple[str, int], Scores] = {}
     for rep in range(args.synthetic_reps):
         rng = random.Random(7000 + rep)
@@ -450,7 +481,9 @@ def synthetic(args: argparse.Namespace, extra: Sequence[tuple[str, elo.EloConfig
         weights = [math.exp(args.spread * t) for t in theta]
 
         train = [pl_draw(three, weights, rng) for three in schedule(n, max(args.checkpoints), rng)]
-        heldout = [pl_draw(rng.sample(range(n), 3), weights, rng) for _ in range(args.synthetic_heldout)]
+        heldout = [
+            pl_draw(rng.sample(range(n), 3), weights, rng) for _ in range(args.synthetic_heldout)
+        ]
         evaluate(extra, theta, train, heldout, args.checkpoints, results)
     return results
 
@@ -482,29 +515,49 @@ def parse_config(text: str) -> tuple[str, elo.EloConfig]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--reps", type=int, default=4, help="independent bot populations (default 4)")
-    parser.add_argument("--heldout", type=int, default=150, help="held-out matches per population (default 150)")
-    parser.add_argument("--checkpoints", type=lambda s: [int(x) for x in s.split(",")], default=list(CHECKPOINTS))
-    parser.add_argument("--workers", type=int, default=2, help="processes generating matches (at most 2 here)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--reps", type=int, default=4, help="independent bot populations (default 4)"
+    )
+    parser.add_argument(
+        "--heldout", type=int, default=150, help="held-out matches per population (default 150)"
+    )
+    parser.add_argument(
+        "--checkpoints", type=lambda s: [int(x) for x in s.split(",")], default=list(CHECKPOINTS)
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="processes generating matches (at most 2 here)"
+    )
     parser.add_argument("--strong", action="store_true", help="add a strong bot at the top (slow)")
-    parser.add_argument("--eps-max", type=float, default=0.18, help="the weakest bot's ε (ten evenly from 0)")
+    parser.add_argument(
+        "--eps-max", type=float, default=0.18, help="the weakest bot's ε (ten evenly from 0)"
+    )
     parser.add_argument("--synthetic-players", type=int, default=1000)
     parser.add_argument("--synthetic-reps", type=int, default=2)
     parser.add_argument("--synthetic-heldout", type=int, default=3000)
-    parser.add_argument("--spread", type=float, default=1.0, help="synthetic: PL weight = exp(spread·θ)")
+    parser.add_argument(
+        "--spread", type=float, default=1.0, help="synthetic: PL weight = exp(spread·θ)"
+    )
     parser.add_argument("--config", action="append", default=[], type=parse_config,
                         help="an extra Elo configuration, e.g. 'k40:k=40,k_floor=20'")  # fmt: skip
     parser.add_argument("--skip-bots", action="store_true")
     parser.add_argument("--skip-synthetic", action="store_true")
-    parser.add_argument("--speed", action="store_true", help="also part 2 (PostgreSQL; see bench/ratings_speed.py)")
-    parser.add_argument("--speed-args", default="", help="arguments for part 2, e.g. '--worker --players 200000'")
+    parser.add_argument(
+        "--speed", action="store_true", help="also part 2 (PostgreSQL; see bench/ratings_speed.py)"
+    )
+    parser.add_argument(
+        "--speed-args", default="", help="arguments for part 2, e.g. '--worker --players 200000'"
+    )
     args = parser.parse_args(argv)
     args.checkpoints = sorted(args.checkpoints)
     workers = max(1, min(args.workers, 2))
 
     print(f"machine: {machine()}")
-    print("figures taken on a shared machine are noisy (timing only; quality figures are deterministic)")
+    print(
+        "figures taken on a shared machine are noisy (timing only; quality figures are deterministic)"
+    )
     extra: list[tuple[str, elo.EloConfig]] = args.config
     names = [s.name for s in systems(1, extra)]
 
@@ -515,13 +568,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         t0 = time.perf_counter()
         undecided = 0
         for rep in range(args.reps):
-            train, heldout, secs = generate(rep, players, max(args.checkpoints), args.heldout, workers)
+            train, heldout, secs = generate(
+                rep, players, max(args.checkpoints), args.heldout, workers
+            )
             undecided += sum(1 for m in train + heldout if 1 not in m.places)
-            print(f"population {rep}: {len(train)} training + {len(heldout)} held-out matches ({secs:.1f} s)")
+            print(
+                f"population {rep}: {len(train)} training + {len(heldout)} held-out matches ({secs:.1f} s)"
+            )
             evaluate(extra, truth, train, heldout, args.checkpoints, results)
         print(f"bots: {', '.join(p.name for p in players)} (strongest first); {args.reps} populations, "
               f"{time.perf_counter() - t0:.0f} s in all; matches without a winner in {MAX_DEALS} deals: {undecided}")  # fmt: skip
-        table("Part 1a: bots playing Thousand (mean over populations; Spearman ± sd)", results, args.checkpoints, names)
+        table(
+            "Part 1a: bots playing Thousand (mean over populations; Spearman ± sd)",
+            results,
+            args.checkpoints,
+            names,
+        )
         summary(f"Part 1a in one line each (populations {', '.join(str(1000 + r) for r in range(args.reps))} are the schedule seeds)",
                 results, args.checkpoints, names)  # fmt: skip
 
@@ -531,7 +593,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"synthetic: {args.synthetic_players} players, θ ~ N(0,1), PL weight exp({args.spread}·θ), "
               f"{args.synthetic_reps} populations, {args.synthetic_heldout} held-out matches each "
               f"({time.perf_counter() - t0:.0f} s)")  # fmt: skip
-        table("Part 1b: synthetic Plackett–Luce population (no scores, so the margin is off)", results, args.checkpoints, names)
+        table(
+            "Part 1b: synthetic Plackett–Luce population (no scores, so the margin is off)",
+            results,
+            args.checkpoints,
+            names,
+        )
         summary("Part 1b in one line each", results, args.checkpoints, names)
 
     if args.speed:

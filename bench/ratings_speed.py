@@ -119,7 +119,9 @@ def processing(args: argparse.Namespace) -> None:
     for pk in ids:
         apply_result.apply(args=[pk]).get()
     dt = time.perf_counter() - t0
-    print(f"  the same results again (already processed; nothing changes): {len(ids) / dt:.0f} results/s")
+    print(
+        f"  the same results again (already processed; nothing changes): {len(ids) / dt:.0f} results/s"
+    )
 
     if args.worker:
         through_worker(ids, args)
@@ -138,7 +140,13 @@ def through_worker(ids: Sequence[int], args: argparse.Namespace) -> None:
     with connection.cursor() as cursor:
         cursor.execute("TRUNCATE ratings_ratingchange, ratings_rating")
     redis.Redis.from_url(redis_url).delete("celery")
-    env = {**os.environ, "REDIS_URL": redis_url, "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_FORMAT": "console", "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "LOG_FORMAT": "console",
+        "LOG_LEVEL": "WARNING",
+    }
     env.pop("CELERY_BROKER_URL", None)
     app.conf.task_always_eager = False
     app.conf.broker_url = redis_url
@@ -146,7 +154,9 @@ def through_worker(ids: Sequence[int], args: argparse.Namespace) -> None:
         apply_result.delay(pk)
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency=2",
                "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"]  # fmt: skip
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         t0 = time.perf_counter()
         first = None
@@ -239,22 +249,40 @@ def board_queries(args: argparse.Namespace) -> None:
 
     print(f"  {Rating.objects.filter(players=3).count():,} players in the three-player pool, "
           f"{RatingChange.objects.count():,} rating changes")  # fmt: skip
-    ranked = list(Rating.objects.filter(players=3, provisional=False).order_by("-rating").values_list("competitor__user_id", flat=True))
-    top, middle, bottom = (User.objects.get(pk=ranked[i]) for i in (0, len(ranked) // 2, len(ranked) - 1))
+    ranked = list(
+        Rating.objects.filter(players=3, provisional=False)
+        .order_by("-rating")
+        .values_list("competitor__user_id", flat=True)
+    )
+    top, middle, bottom = (
+        User.objects.get(pk=ranked[i]) for i in (0, len(ranked) // 2, len(ranked) - 1)
+    )
     board = selectors.Board(players=3)
     active = selectors.Board(players=3, period="active", bots=False)
     deep = (len(ranked) // 2 // 50) * 50
     cases: list[tuple[str, Callable[[], Any]]] = [
-        ("leaderboard page 1 (all time, settled players)", lambda: selectors.leaderboard(board=board)),
-        (f"leaderboard page at offset {deep:,}", lambda: selectors.leaderboard(board=board, offset=deep)),
+        (
+            "leaderboard page 1 (all time, settled players)",
+            lambda: selectors.leaderboard(board=board),
+        ),
+        (
+            f"leaderboard page at offset {deep:,}",
+            lambda: selectors.leaderboard(board=board, offset=deep),
+        ),
         ("leaderboard size (for the pager)", lambda: selectors.leaderboard_size(board=board)),
         ("active-30-days page 1, no bots", lambda: selectors.leaderboard(board=active)),
         ("active-30-days size", lambda: selectors.leaderboard_size(board=active)),
         ("my rank: the top player", lambda: selectors.player_rank(user=top, board=board)),
         ("my rank: the median player", lambda: selectors.player_rank(user=middle, board=board)),
         ("my rank: the last player", lambda: selectors.player_rank(user=bottom, board=board)),
-        ("my rank: the last player, active board", lambda: selectors.player_rank(user=bottom, board=active)),
-        ("name search 'player 4242'", lambda: selectors.leaderboard(board=selectors.Board(players=3, search="player 4242"))),
+        (
+            "my rank: the last player, active board",
+            lambda: selectors.player_rank(user=bottom, board=active),
+        ),
+        (
+            "name search 'player 4242'",
+            lambda: selectors.leaderboard(board=selectors.Board(players=3, search="player 4242")),
+        ),
         ("a player's rating history", lambda: selectors.player_rating_history(user=middle)),
     ]
     print(f"  {'query':<48} {'median ms':>10} {'max ms':>8}")
@@ -279,11 +307,15 @@ def board_queries(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--db", default=DEFAULT_DB)
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/3"))
     parser.add_argument("--results", type=int, default=300, help="results for the processing rate")
-    parser.add_argument("--worker", action="store_true", help="also through Redis and a real Celery worker")
+    parser.add_argument(
+        "--worker", action="store_true", help="also through Redis and a real Celery worker"
+    )
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--changes", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=20)

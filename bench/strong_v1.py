@@ -292,5 +292,3 @@ def _contract_values(view: View, hand: int) -> list[int]:
         return [120]
     hi = max(bid, 120 + mask_marriages(hand, view.options.ace_marriage))
     return list(range(bid, hi + 1, 5))
-
-

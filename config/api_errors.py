@@ -65,7 +65,10 @@ def _plain(detail: Any) -> Any:
 
 def _fields(detail: Any) -> dict[str, Any]:
     if isinstance(detail, Mapping):
-        return {str(key): _plain(value) if not isinstance(value, str) else [str(value)] for key, value in detail.items()}
+        return {
+            str(key): _plain(value) if not isinstance(value, str) else [str(value)]
+            for key, value in detail.items()
+        }
     return {"non_field_errors": _plain(detail if isinstance(detail, list) else [detail])}
 
 
@@ -122,12 +125,16 @@ class ApiErrorMiddleware(MiddlewareMixin):
             length = 0
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is not None and length > limit:
-            return JsonResponse(error_body("too_large", _("The request body is too large.")), status=413)
+            return JsonResponse(
+                error_body("too_large", _("The request body is too large.")), status=413
+            )
         return None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if request.path.startswith(API_PREFIX) and isinstance(exception, RequestDataTooBig):
-            return JsonResponse(error_body("too_large", _("The request body is too large.")), status=413)
+            return JsonResponse(
+                error_body("too_large", _("The request body is too large.")), status=413
+            )
         return None
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:

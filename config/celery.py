@@ -115,5 +115,7 @@ def _record_heartbeat(sender: Any = None, **_: Any) -> None:
 
     with contextlib.suppress(redis.RedisError):
         if _heartbeat_client is None:
-            _heartbeat_client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+            _heartbeat_client = redis.Redis.from_url(
+                url, socket_timeout=1, socket_connect_timeout=1
+            )
         _heartbeat_client.set(HEARTBEAT_KEY.format(name=name), repr(time.time()), ex=3600)

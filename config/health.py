@@ -209,7 +209,9 @@ def _heartbeat_limits() -> dict[str, float]:
     intervals: dict[str, float] = {}
     for entry in (celery_app.conf.beat_schedule or {}).values():
         schedule = entry["schedule"]
-        seconds = schedule if isinstance(schedule, int | float) else schedule.run_every.total_seconds()
+        seconds = (
+            schedule if isinstance(schedule, int | float) else schedule.run_every.total_seconds()
+        )
         intervals[entry["task"]] = max(HEARTBEAT_STALE_SECONDS, 3 * float(seconds))
     return {name: intervals[name] for name in heartbeat_names()}
 
@@ -228,7 +230,10 @@ async def check_scheduler() -> dict[str, Any]:
     except Exception as exc:
         return _failure(exc)
     now = time.time()
-    ages = {name: (round(now - float(stamp), 1) if stamp else None) for name, stamp in zip(limits, stamps, strict=True)}
+    ages = {
+        name: (round(now - float(stamp), 1) if stamp else None)
+        for name, stamp in zip(limits, stamps, strict=True)
+    }
     stale = sorted(name for name, age in ages.items() if age is None or age > limits[name])
     report: dict[str, Any] = {"ok": not stale, "mode": "celery", "last_run_seconds_ago": ages}
     if stale:
@@ -247,7 +252,9 @@ async def _ping_workers() -> list[str] | None:
     """The workers that answer a ping within ``PING_SECONDS`` (None: could not ask)."""
 
     def ping() -> list[str]:
-        return sorted(name for reply in celery_app.control.ping(timeout=PING_SECONDS) or [] for name in reply)
+        return sorted(
+            name for reply in celery_app.control.ping(timeout=PING_SECONDS) or [] for name in reply
+        )
 
     try:
         async with asyncio.timeout(TIMEOUT_SECONDS):
@@ -270,7 +277,12 @@ async def health_report() -> dict[str, Any]:
     database, channel_layer, broker, scheduler = await asyncio.gather(
         _check_database_in_time(), check_channel_layer(), check_broker(), check_scheduler()
     )
-    checks = {"database": database, "channel_layer": channel_layer, "broker": broker, "scheduler": scheduler}
+    checks = {
+        "database": database,
+        "channel_layer": channel_layer,
+        "broker": broker,
+        "scheduler": scheduler,
+    }
     return {
         "status": _status(checks),
         "checks": checks,

@@ -27,7 +27,10 @@ class JsonFormatter(logging.Formatter):
 
 
 # ``token=<key>`` in a query string, and ``Token <key>`` as an Authorization header shows it.
-_SECRETS = re.compile(r"((?:[?&;]|%3F|%26|\b)(?:token|key)(?:=|%3D))[^&\s\"'<>]+|(\bToken\s+)[0-9a-fA-F]{20,}", re.IGNORECASE)
+_SECRETS = re.compile(
+    r"((?:[?&;]|%3F|%26|\b)(?:token|key)(?:=|%3D))[^&\s\"'<>]+|(\bToken\s+)[0-9a-fA-F]{20,}",
+    re.IGNORECASE,
+)
 
 
 def redact(text: str) -> str:

@@ -333,7 +333,11 @@ LOGGING = {
         "console": {"format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s"},
     },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["redact"]},
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["redact"],
+        },
     },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
     "loggers": {

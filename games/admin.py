@@ -67,7 +67,9 @@ class TableAdmin(admin.ModelAdmin):
                 self.message_user(request, f"#{table.pk}: {exc.message}", messages.WARNING)
         if done:
             self.message_user(
-                request, ngettext("%d table abandoned.", "%d tables abandoned.", done) % done, messages.SUCCESS
+                request,
+                ngettext("%d table abandoned.", "%d tables abandoned.", done) % done,
+                messages.SUCCESS,
             )
 
 
@@ -112,7 +114,15 @@ class MatchResultAdmin(admin.ModelAdmin):
     list_display = ("table", "finished_at", "final_scores", "placements", "winner_seat", "deals")
     date_hierarchy = "finished_at"
     search_fields = ("table__id", "table__seats__user__username")
-    readonly_fields = ("table", "finished_at", "final_scores", "placements", "winner_seat", "deals", "record")
+    readonly_fields = (
+        "table",
+        "finished_at",
+        "final_scores",
+        "placements",
+        "winner_seat",
+        "deals",
+        "record",
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

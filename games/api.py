@@ -39,7 +39,9 @@ def _option_schema(name: str, default: Any) -> dict[str, Any]:
         return {"type": "integer", "nullable": True, "enum": list(RED_THRESHOLDS)}
     if isinstance(default, bool):
         return {"type": "boolean"}
-    values: list[str] = [member.value for member in Bolts] if name == "bolts" else [m.value for m in BarrelBidding]
+    values: list[str] = (
+        [member.value for member in Bolts] if name == "bolts" else [m.value for m in BarrelBidding]
+    )
     return {"type": "string", "enum": values}
 
 
@@ -47,7 +49,9 @@ def _option_schema(name: str, default: Any) -> dict[str, Any]:
 OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "properties": {name: _option_schema(name, value) for name, value in Options().to_dict().items()},
+    "properties": {
+        name: _option_schema(name, value) for name, value in Options().to_dict().items()
+    },
 }
 
 
@@ -120,10 +124,14 @@ class TableSerializer(serializers.Serializer[Any]):
     private = serializers.BooleanField()
     move_seconds = serializers.IntegerField()
     created_by = serializers.IntegerField(allow_null=True)
-    seats = SeatsField(child=SeatSerializer(allow_null=True), help_text="Every seat by number; null: a free seat.")
+    seats = SeatsField(
+        child=SeatSerializer(allow_null=True), help_text="Every seat by number; null: a free seat."
+    )
     deadline = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
-    invite_code = serializers.CharField(required=False, help_text="Only for players seated at the table.")
+    invite_code = serializers.CharField(
+        required=False, help_text="Only for players seated at the table."
+    )
     result = serializers.DictField(allow_null=True, required=False)
 
 
@@ -136,7 +144,9 @@ class TableCreateSerializer(serializers.Serializer[Any]):
     rated = serializers.BooleanField(default=False)
     private = serializers.BooleanField(default=False)
     move_seconds = serializers.IntegerField(
-        default=30, min_value=services.MOVE_SECONDS_RANGE[0], max_value=services.MOVE_SECONDS_RANGE[1]
+        default=30,
+        min_value=services.MOVE_SECONDS_RANGE[0],
+        max_value=services.MOVE_SECONDS_RANGE[1],
     )
 
 
@@ -153,7 +163,9 @@ class QuickSerializer(serializers.Serializer[Any]):
     level = serializers.ChoiceField(choices=LEVELS, default="basic")
     preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
     move_seconds = serializers.IntegerField(
-        default=60, min_value=services.MOVE_SECONDS_RANGE[0], max_value=services.MOVE_SECONDS_RANGE[1]
+        default=60,
+        min_value=services.MOVE_SECONDS_RANGE[0],
+        max_value=services.MOVE_SECONDS_RANGE[1],
     )
 
 
@@ -229,46 +241,66 @@ class MyTablesView(TableAPIView):
 class TableDetailView(TableAPIView):
     @extend_schema(
         summary="A table",
-        parameters=[OpenApiParameter("invite", str, description="The invite code of a private table.")],
+        parameters=[
+            OpenApiParameter("invite", str, description="The invite code of a private table.")
+        ],
         responses={200: TableSerializer, 403: ERRORS[403], 404: ERRORS[404]},
     )
     def get(self, request: Request, table_id: int) -> Response:
         table = self.table(table_id)
-        if not selectors.may_watch(table=table, user=request.user, invite_code=request.query_params.get("invite")):
+        if not selectors.may_watch(
+            table=table, user=request.user, invite_code=request.query_params.get("invite")
+        ):
             raise errors.Forbidden("this table is private")
         return Response(table_data(table, request.user))
 
 
 class TableJoinView(TableAPIView):
-    @extend_schema(summary="Take a free seat", request=JoinSerializer, responses={200: TableSerializer, **ERRORS})
+    @extend_schema(
+        summary="Take a free seat",
+        request=JoinSerializer,
+        responses={200: TableSerializer, **ERRORS},
+    )
     def post(self, request: Request, table_id: int) -> Response:
         serializer = JoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.table_join(
-            table=table_id, user=request.user, invite_code=serializer.validated_data.get("invite_code") or None
+            table=table_id,
+            user=request.user,
+            invite_code=serializer.validated_data.get("invite_code") or None,
         )
         return Response(table_data(self.table(table_id), request.user))
 
 
 class TableLeaveView(TableAPIView):
-    @extend_schema(summary="Leave a table before it starts", request=None, responses={200: TableSerializer, **ERRORS})
+    @extend_schema(
+        summary="Leave a table before it starts",
+        request=None,
+        responses={200: TableSerializer, **ERRORS},
+    )
     def post(self, request: Request, table_id: int) -> Response:
         services.table_leave(table=table_id, user=request.user)
         return Response(table_data(self.table(table_id), request.user))
 
 
 class TableBotView(TableAPIView):
-    @extend_schema(summary="Seat a bot", request=BotSerializer, responses={200: TableSerializer, **ERRORS})
+    @extend_schema(
+        summary="Seat a bot", request=BotSerializer, responses={200: TableSerializer, **ERRORS}
+    )
     def post(self, request: Request, table_id: int) -> Response:
         serializer = BotSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        services.seat_fill_with_bot(table=table_id, level=data["level"], by=request.user, number=data.get("seat"))
+        services.seat_fill_with_bot(
+            table=table_id, level=data["level"], by=request.user, number=data.get("seat")
+        )
         return Response(table_data(self.table(table_id), request.user))
 
 
 class TableStartView(TableAPIView):
-    @extend_schema(summary="Start the match", request=None, responses={200: TableSerializer, **ERRORS})
+    @extend_schema(
+        summary="Start the match", request=None, responses={200: TableSerializer, **ERRORS}
+    )
     def post(self, request: Request, table_id: int) -> Response:
         services.table_start(table=table_id, user=request.user)
         return Response(table_data(self.table(table_id), request.user))
@@ -300,7 +332,10 @@ class QuickPlayView(TableAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = services.table_play_bots(
-            user=request.user, level=data["level"], preset=data["preset"], move_seconds=data["move_seconds"]
+            user=request.user,
+            level=data["level"],
+            preset=data["preset"],
+            move_seconds=data["move_seconds"],
         )
         return Response(table_data(table, request.user), status=status.HTTP_201_CREATED)
 
@@ -315,15 +350,24 @@ class TableRecordView(TableAPIView):
             "fair-dealing seeds under `dealing`. `?download=1` sends it as a file."
         ),
         parameters=[OpenApiParameter("download", bool), OpenApiParameter("invite", str)],
-        responses={(200, "application/json"): dict, 403: ERRORS[403], 404: ERRORS[404], 409: ERRORS[409]},
+        responses={
+            (200, "application/json"): dict,
+            403: ERRORS[403],
+            404: ERRORS[404],
+            409: ERRORS[409],
+        },
     )
     def get(self, request: Request, table_id: int) -> Any:
         table = self.table(table_id)
-        if not selectors.may_watch(table=table, user=request.user, invite_code=request.query_params.get("invite")):
+        if not selectors.may_watch(
+            table=table, user=request.user, invite_code=request.query_params.get("invite")
+        ):
             raise errors.Forbidden("this table is private")
         record = selectors.match_record_export(table_id=table_id)
         if request.query_params.get("download") in ("1", "true", "yes"):
             response = HttpResponse(json.dumps(record, indent=1), content_type="application/json")
-            response["Content-Disposition"] = f'attachment; filename="thousand-table-{table_id}.json"'
+            response["Content-Disposition"] = (
+                f'attachment; filename="thousand-table-{table_id}.json"'
+            )
             return response
         return Response(record)

@@ -57,7 +57,11 @@ def ratings(deal_rows: list[dict[str, Any]]) -> dict[str, float]:
 def _budget(run: dict[str, Any], pairing: str) -> str:
     """The search levels' time a decision in ``run``, as the page shows it ("0.3 s")."""
     budgets = run.get("budgets") or {}
-    parts = [f"{budgets[lv][0]:g} s" for lv in _pair(pairing) if lv in ("strong", "master") and lv in budgets]
+    parts = [
+        f"{budgets[lv][0]:g} s"
+        for lv in _pair(pairing)
+        if lv in ("strong", "master") and lv in budgets
+    ]
     return " / ".join(parts) or "–"
 
 
@@ -71,12 +75,18 @@ def build_report(runs: list[dict[str, Any]]) -> dict[str, Any]:
         for row in run.get("deals", []):
             if all(lv in SITE_LEVELS for lv in _pair(row["pairing"])):
                 size["deals"][row["pairing"]] = {
-                    **row, "seed": run["seed"], "preset": run["preset"], "budget": _budget(run, row["pairing"])
+                    **row,
+                    "seed": run["seed"],
+                    "preset": run["preset"],
+                    "budget": _budget(run, row["pairing"]),
                 }
         for row in run.get("matches", []):
             if all(lv in SITE_LEVELS for lv in _pair(row["pairing"])):
                 size["matches"][row["pairing"]] = {
-                    **row, "seed": run["seed"], "preset": run["preset"], "budget": _budget(run, row["pairing"])
+                    **row,
+                    "seed": run["seed"],
+                    "preset": run["preset"],
+                    "budget": _budget(run, row["pairing"]),
                 }
         for level, timing in run.get("timing", {}).items():
             if level in SITE_LEVELS:

@@ -80,7 +80,11 @@ def _sizes(report: dict[str, Any]) -> list[dict[str, Any]]:
             for r in size.get("matches", [])
             if r.get("finished")
         ]
-        ratings = [(_level_name(lv), size["ratings"][lv]) for lv in SITE_LEVELS if lv in size.get("ratings", {})]
+        ratings = [
+            (_level_name(lv), size["ratings"][lv])
+            for lv in SITE_LEVELS
+            if lv in size.get("ratings", {})
+        ]
         timing = [
             (_level_name(lv), f"{t['median_ms']:.0f}", f"{t['p99_ms']:.0f}")
             for lv, t in ((lv, size.get("timing", {}).get(lv)) for lv in SITE_LEVELS)
@@ -94,5 +98,9 @@ def _sizes(report: dict[str, Any]) -> list[dict[str, Any]]:
 def bots(request: HttpRequest) -> HttpResponse:
     """Each bot level in plain words, with its arena figures per table size."""
     report = load_report()
-    levels = [{"key": lv, "name": LEVEL_TEXT[lv][0], "text": LEVEL_TEXT[lv][1]} for lv in SITE_LEVELS]
-    return render(request, "games/bots.html", {"levels": levels, "sizes": _sizes(report) if report else []})
+    levels = [
+        {"key": lv, "name": LEVEL_TEXT[lv][0], "text": LEVEL_TEXT[lv][1]} for lv in SITE_LEVELS
+    ]
+    return render(
+        request, "games/bots.html", {"levels": levels, "sizes": _sizes(report) if report else []}
+    )

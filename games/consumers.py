@@ -114,7 +114,9 @@ class Limits:
             )
         cap = settings.GAMES_WS_MAX_PER_ADDRESS
         if cap and place is not None and self.open[place] >= cap:
-            raise errors.TooManyConnections(f"at most {cap} table connections at a time per address")
+            raise errors.TooManyConnections(
+                f"at most {cap} table connections at a time per address"
+            )
         for key in (user, place):
             if key is not None:
                 self.open[key] += 1
@@ -124,7 +126,9 @@ class Limits:
         """The rate bucket all sockets of ``who`` share."""
         bucket = self.buckets.get(who)
         if bucket is None:
-            bucket = self.buckets[who] = RateLimit(settings.GAMES_WS_USER_RATE, settings.GAMES_WS_USER_BURST)
+            bucket = self.buckets[who] = RateLimit(
+                settings.GAMES_WS_USER_RATE, settings.GAMES_WS_USER_BURST
+            )
         return bucket
 
     def leave(self, who: tuple[str, Any], address: str | None) -> None:
@@ -169,7 +173,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.user_id = self.user.pk if self.user is not None and self.user.is_authenticated else None
+        self.user_id = (
+            self.user.pk if self.user is not None and self.user.is_authenticated else None
+        )
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         invite = (query.get("invite") or [None])[0]
         self.limit = self.user_limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
@@ -189,7 +195,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             seat = await _connect_read(self.table_id, self.user, invite)
         except errors.TableError as exc:
             await self.send_error(exc, None)
-            await self.close(CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN)
+            await self.close(
+                CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN
+            )
             return
         # Subscribe first, then read the state: an update committed in between reaches
         # this connection (after the state, with a version it already has) instead of
@@ -250,7 +258,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await handler(self, message)
         except errors.TableError as exc:
             await self.send_error(exc, message_id)
-            if isinstance(exc, errors.StaleVersion) or (isinstance(exc, errors.NotSeated) and self.seat is not None):
+            if isinstance(exc, errors.StaleVersion) or (
+                isinstance(exc, errors.NotSeated) and self.seat is not None
+            ):
                 await self.send_state()
 
     async def on_action(self, message: dict[str, Any]) -> None:
@@ -279,7 +289,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_seed(self, message: dict[str, Any]) -> None:
         if self.user_id is None:
             raise errors.NotSeated()
-        await _seed_add(table_id=self.table_id, user=self.user, dealing=message.get("dealing"), seed=message.get("seed"))
+        await _seed_add(
+            table_id=self.table_id,
+            user=self.user,
+            dealing=message.get("dealing"),
+            seed=message.get("seed"),
+        )
         await self.send(text_data=_dumps({"type": "ack", "id": message.get("id")}))
 
     async def on_back(self, message: dict[str, Any]) -> None:
@@ -343,7 +358,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_error(self, exc: errors.TableError, message_id: Any) -> None:
         await self.send(
-            text_data=_dumps({"type": "error", "id": message_id, "code": exc.code, "message": exc.message})
+            text_data=_dumps(
+                {"type": "error", "id": message_id, "code": exc.code, "message": exc.message}
+            )
         )
 
     async def table_message(self, event: dict[str, Any]) -> None:

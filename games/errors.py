@@ -94,7 +94,9 @@ class NotOpen(TableError):
 class TooManyTables(TableError):
     code = "too_many_tables"
     status = 409
-    default_message = _("You already have as many open tables as you may: start one or leave one first.")
+    default_message = _(
+        "You already have as many open tables as you may: start one or leave one first."
+    )
 
 
 class InvalidSeed(TableError):

@@ -39,14 +39,19 @@ class Table(models.Model):
     )
     players = models.PositiveSmallIntegerField(_("players"), default=3)
     preset = models.CharField(
-        _("preset"), max_length=16, default="classic", help_text=_("The preset the options came from.")
+        _("preset"),
+        max_length=16,
+        default="classic",
+        help_text=_("The preset the options came from."),
     )
     options = models.JSONField(_("options"), help_text=_("The engine's options, all of them."))
     rated = models.BooleanField(_("rated"), default=False)
     is_private = models.BooleanField(
         _("private"), default=False, help_text=_("Not listed; joined with the invite link.")
     )
-    invite_code = models.CharField(_("invite code"), max_length=32, unique=True, default=new_invite_code)
+    invite_code = models.CharField(
+        _("invite code"), max_length=32, unique=True, default=new_invite_code
+    )
     move_seconds = models.PositiveIntegerField(
         _("seconds per action"), default=30, help_text=_("The clock for every action.")
     )
@@ -81,7 +86,9 @@ class Table(models.Model):
         indexes = [
             # The lobby's newest open public tables, whatever the number of tables.
             models.Index(
-                fields=["-created_at"], name="games_table_lobby", condition=Q(status="open", is_private=False)
+                fields=["-created_at"],
+                name="games_table_lobby",
+                condition=Q(status="open", is_private=False),
             ),
             models.Index(
                 fields=["deadline"], name="games_table_clock", condition=Q(status="playing")
@@ -125,7 +132,9 @@ class Seat(models.Model):
     )
     timeouts_in_row = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
     resigned = models.BooleanField(
-        _("resigned"), default=False, help_text=_("A bot plays to the end; the player finishes last.")
+        _("resigned"),
+        default=False,
+        help_text=_("A bot plays to the end; the player finishes last."),
     )
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
 
@@ -136,10 +145,13 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="games_seat_unique_number"),
             models.UniqueConstraint(
-                fields=["table", "user"], name="games_seat_unique_user", condition=Q(user__isnull=False)
+                fields=["table", "user"],
+                name="games_seat_unique_user",
+                condition=Q(user__isnull=False),
             ),
             models.CheckConstraint(
-                condition=Q(user__isnull=False, bot_level="") | Q(user__isnull=True) & ~Q(bot_level=""),
+                condition=Q(user__isnull=False, bot_level="")
+                | Q(user__isnull=True) & ~Q(bot_level=""),
                 name="games_seat_person_or_bot",
             ),
         ]
@@ -185,7 +197,9 @@ class TableAction(models.Model):
         verbose_name_plural = _("action log")
         ordering = ["table", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["table", "version"], name="games_action_unique_version"),
+            models.UniqueConstraint(
+                fields=["table", "version"], name="games_action_unique_version"
+            ),
             # A resent client message id never applies twice (docs/protocol.md).
             models.UniqueConstraint(
                 fields=["table", "seat", "client_id"],
@@ -241,7 +255,9 @@ class MatchResult(models.Model):
         max_length=12,
         choices=FinishedBy.choices,
         default=FinishedBy.WON,
-        help_text=_("Won, or cut short: then the places go by the scores after the last complete deal."),
+        help_text=_(
+            "Won, or cut short: then the places go by the scores after the last complete deal."
+        ),
     )
     finished_at = models.DateTimeField(_("finished"))
     final_scores = models.JSONField(_("final scores"))

@@ -27,7 +27,10 @@ def seat_group(table_id: int, seat: int | None) -> str:
 
 
 def send(
-    messages: Iterable[tuple[str, str]], kind: str = "table.message", *, seats: list[int | None] | None = None
+    messages: Iterable[tuple[str, str]],
+    kind: str = "table.message",
+    *,
+    seats: list[int | None] | None = None,
 ) -> None:
     """Send ``(group, json text)`` pairs; callable from synchronous code (a service's
     ``on_commit``, a Celery task). ``kind`` names the consumers' handler:

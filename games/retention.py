@@ -61,15 +61,12 @@ class Archived:
 def tables_due(*, now: datetime, retention: timedelta) -> QuerySet[Table]:
     """Finished tables with a result whose log is still there, ended before
     ``now - retention``, oldest first."""
-    return (
-        Table.objects.filter(
-            status=Table.Status.FINISHED,
-            log_archived_at__isnull=True,
-            finished_at__lt=now - retention,
-            result__isnull=False,
-        )
-        .order_by("finished_at", "pk")
-    )
+    return Table.objects.filter(
+        status=Table.Status.FINISHED,
+        log_archived_at__isnull=True,
+        finished_at__lt=now - retention,
+        result__isnull=False,
+    ).order_by("finished_at", "pk")
 
 
 def record_matches_rows(*, table: Table, record: dict[str, Any], cut: bool = False) -> bool:
@@ -100,9 +97,17 @@ def table_log_archive(*, table_id: int, now: datetime | None = None) -> tuple[in
     now = now or timezone.now()
     with transaction.atomic():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None or table.status != Table.Status.FINISHED or table.log_archived_at is not None:
+        if (
+            table is None
+            or table.status != Table.Status.FINISHED
+            or table.log_archived_at is not None
+        ):
             return None
-        found = MatchResult.objects.filter(table_id=table_id).values_list("record", "finished_by").first()
+        found = (
+            MatchResult.objects.filter(table_id=table_id)
+            .values_list("record", "finished_by")
+            .first()
+        )
         if found is None:
             return None
         record, finished_by = found

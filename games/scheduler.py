@@ -43,7 +43,9 @@ def bot_turn_later(table_id: int, version: int, delay: float) -> None:
     if mode() == "celery":
         from games.tasks import bot_play_turn
 
-        send = functools.partial(bot_play_turn.apply_async, args=(table_id, version), countdown=delay)
+        send = functools.partial(
+            bot_play_turn.apply_async, args=(table_id, version), countdown=delay
+        )
         try:
             # On a server's event loop (games.realtime.after_sent): the broker call blocks.
             future = asyncio.get_running_loop().run_in_executor(None, send)

@@ -49,7 +49,9 @@ def seat_of(*, table_id: int, user: Any) -> int | None:
     """The seat number of ``user`` at a table, or None (a spectator)."""
     if user is None or not user.is_authenticated:
         return None
-    return Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
+    return (
+        Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True).first()
+    )
 
 
 def may_watch(*, table: Table, user: Any, invite_code: str | None) -> bool:
@@ -117,9 +119,18 @@ def next_dealing(table: Table, state: table_state.TableState | None) -> dict[str
     if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
         return None
     number = 0 if state is None else state.dealing + 1
-    if state is not None and state.next_dealing is not None and state.next_dealing["number"] == number:
+    if (
+        state is not None
+        and state.next_dealing is not None
+        and state.next_dealing["number"] == number
+    ):
         return state.next_dealing
-    row = Dealing.objects.filter(table_id=table.pk, number=number).values("number", "commitment").order_by().first()
+    row = (
+        Dealing.objects.filter(table_id=table.pk, number=number)
+        .values("number", "commitment")
+        .order_by()
+        .first()
+    )
     found = dict(row) if row is not None else None
     if state is not None:
         state.next_dealing = found
@@ -141,7 +152,10 @@ def revealed_dealings(table: Table, sheet: list[dict[str, Any]]) -> list[dict[st
     deleted them (games/retention.py), from the result's record (the dealer from the
     score sheet: one row per deal)."""
     if table.log_archived_at is None:
-        return [dealing_revealed(d) for d in Dealing.objects.filter(table=table, revealed=True).order_by("number")]
+        return [
+            dealing_revealed(d)
+            for d in Dealing.objects.filter(table=table, revealed=True).order_by("number")
+        ]
     record = MatchResult.objects.values_list("record", flat=True).get(table_id=table.pk)
     revealed = []
     for number, deal in enumerate(record["deals"]):
@@ -235,4 +249,3 @@ def match_record_export(*, table_id: int) -> dict[str, Any]:
     if result is None:
         raise errors.NotFinished("the match has no record until it is finished")
     return result.record
-

@@ -75,7 +75,9 @@ class Applied:
 def table_options(*, players: int, preset: str, options: dict[str, Any] | None) -> Options:
     """The engine options of a new table: the preset, then the given changes."""
     if preset not in PRESET_NAMES:
-        raise errors.Malformed(f"unknown preset {preset!r}; choose one of {', '.join(PRESET_NAMES)}")
+        raise errors.Malformed(
+            f"unknown preset {preset!r}; choose one of {', '.join(PRESET_NAMES)}"
+        )
     if options is not None and not isinstance(options, dict):
         raise errors.Malformed("options must be an object")
     data = {**Options.preset(preset).to_dict(), **(options or {}), "players": players}
@@ -106,7 +108,11 @@ def table_create(
     if rated and opts != Options.preset(preset).replace(players=players):
         raise errors.Malformed("a rated table plays its preset's options unchanged")
     low, high = MOVE_SECONDS_RANGE
-    if not isinstance(move_seconds, int) or isinstance(move_seconds, bool) or not low <= move_seconds <= high:
+    if (
+        not isinstance(move_seconds, int)
+        or isinstance(move_seconds, bool)
+        or not low <= move_seconds <= high
+    ):
         raise errors.Malformed(f"move_seconds must be a whole number from {low} to {high}")
     table = Table.objects.create(
         created_by=user,
@@ -190,7 +196,9 @@ def table_leave(*, table: Table | int, user: Any) -> None:
 
 
 @transaction.atomic
-def seat_fill_with_bot(*, table: Table | int, level: str, by: Any, number: int | None = None) -> Seat:
+def seat_fill_with_bot(
+    *, table: Table | int, level: str, by: Any, number: int | None = None
+) -> Seat:
     """Seat a bot; only a person seated at the table may do it."""
     if level not in LEVELS:
         raise errors.Malformed(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -232,7 +240,11 @@ def table_start(*, table: Table | int, user: Any, first_dealer: int | None = Non
     table.status = Table.Status.PLAYING
     if first_dealer is None:
         first_dealer = secrets.randbelow(table.players)
-    elif not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < table.players:
+    elif (
+        not isinstance(first_dealer, int)
+        or isinstance(first_dealer, bool)
+        or not 0 <= first_dealer < table.players
+    ):
         raise errors.Malformed(f"first_dealer must be a seat 0..{table.players - 1}")
     table.first_dealer = first_dealer
     table.started_at = now
@@ -254,8 +266,10 @@ def table_start(*, table: Table | int, user: Any, first_dealer: int | None = Non
 
 
 @transaction.atomic
-def table_play_bots(*, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60) -> Table:
-    """"Play against bots now": a table of three with two bots, started at once."""
+def table_play_bots(
+    *, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60
+) -> Table:
+    """ "Play against bots now": a table of three with two bots, started at once."""
     table = table_create(user=user, players=3, preset=preset, move_seconds=move_seconds)
     for _ in range(2):
         seat_fill_with_bot(table=table, level=level, by=user)
@@ -351,7 +365,9 @@ def _finish_now(table: Table, finished_by: str) -> MatchResult:
         _announce(table, state, seats, [], sheet_rows=[], revealed=None)
     table_id = table.pk
     transaction.on_commit(lambda: table_state.forget(table_id))
-    transaction.on_commit(lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table_id))
+    transaction.on_commit(
+        lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table_id)
+    )
     return result
 
 
@@ -477,7 +493,12 @@ def _user_id(user: Any) -> int | None:
 
 
 def _submit(
-    table_id: int, who: _Actor, action: Action, expected_version: int, source: str, client_id: str | None
+    table_id: int,
+    who: _Actor,
+    action: Action,
+    expected_version: int,
+    source: str,
+    client_id: str | None,
 ) -> Applied:
     table = _locked_table(table_id)
     if table.status != Table.Status.PLAYING:
@@ -503,14 +524,21 @@ def _submit(
         except (IllegalAction, MalformedAction, EngineError) as exc:
             raise errors.Illegal(str(exc)) from None
         try:
-            return _commit_action(table, state, seat_number, action, events, source, client_id, sheet_before)
+            return _commit_action(
+                table, state, seat_number, action, events, source, client_id, sheet_before
+            )
         except BaseException:
             table_state.forget(table.pk)
             raise
 
 
 def _submit_optimistic(
-    table_id: int, who: _Actor, action: Action, expected_version: int, source: str, client_id: str | None
+    table_id: int,
+    who: _Actor,
+    action: Action,
+    expected_version: int,
+    source: str,
+    client_id: str | None,
 ) -> Applied | None:
     """The common case without the row lock: this process keeps the table's state, the
     engine accepts the action there, and one statement appends the log row and bumps the
@@ -527,7 +555,12 @@ def _submit_optimistic(
     # statements below skip a row that another transaction holds, and give up.
     with state.lock:
         table = state.table
-        if not state.valid or table is None or table.status != Table.Status.PLAYING or state.seats is None:
+        if (
+            not state.valid
+            or table is None
+            or table.status != Table.Status.PLAYING
+            or state.seats is None
+        ):
             return None
         if state.version != expected_version and not (
             state.version < expected_version and table_state.catch_up(state, expected_version)
@@ -538,7 +571,11 @@ def _submit_optimistic(
         # decided here is the one the user holds when the action is written.
         seats = state.seats
         seat_number = who.seat_in(seats)
-        seat = seats[seat_number] if seat_number is not None and 0 <= seat_number < len(seats) else None
+        seat = (
+            seats[seat_number]
+            if seat_number is not None and 0 <= seat_number < len(seats)
+            else None
+        )
         if (
             seat is None
             or seat_number is None
@@ -556,9 +593,13 @@ def _submit_optimistic(
         try:
             match = state.match
             if match.awaiting_deal or match.over:
-                applied = _commit_at_deal_end(table_id, state, seat_number, action, events, source, client_id, sheet_before)
+                applied = _commit_at_deal_end(
+                    table_id, state, seat_number, action, events, source, client_id, sheet_before
+                )
             else:
-                applied = _commit_optimistic(table, state, seat_number, action, events, source, client_id)
+                applied = _commit_optimistic(
+                    table, state, seat_number, action, events, source, client_id
+                )
         except BaseException:
             table_state.forget(table_id)
             raise
@@ -667,7 +708,9 @@ def _commit_at_deal_end(
             or table.seats_version != state.seats_version
         ):
             return None
-        return _commit_action(table, state, seat_number, action, events, source, client_id, sheet_before)
+        return _commit_action(
+            table, state, seat_number, action, events, source, client_id, sheet_before
+        )
 
 
 def _commit_action(
@@ -743,7 +786,15 @@ def _commit_action(
     table.deadline = _deadline(table, state, seats, now)
     table.save(update_fields=fields)
     state.table = table
-    _announce(table, state, seats, events, sheet_rows=state.sheet[sheet_before:], revealed=revealed, result=result)
+    _announce(
+        table,
+        state,
+        seats,
+        events,
+        sheet_rows=state.sheet[sheet_before:],
+        revealed=revealed,
+        result=result,
+    )
     _schedule_next(table, state, seats)
     return Applied(version=table.version, events=[table_state.event_to_dict(e) for e in events])
 
@@ -770,7 +821,12 @@ def _dealing_create(table: Table, number: int) -> Dealing:
 
 
 def _result_write(
-    table: Table, state: table_state.TableState, seats: list[Seat], now: Any, *, finished_by: str = FinishedBy.WON
+    table: Table,
+    state: table_state.TableState,
+    seats: list[Seat],
+    now: Any,
+    *,
+    finished_by: str = FinishedBy.WON,
 ) -> MatchResult:
     """The match's one result. A match cut short (``finished_by`` other than ``won``)
     counts up to its last complete deal: the scores after it, the places by them, and a
@@ -814,7 +870,9 @@ def _seats(table: Table, state: table_state.TableState) -> list[Seat]:
     """The table's seats in seat order, kept with the state between actions and read
     again only when ``table.seats_version`` says they changed."""
     if state.seats is None or state.seats_version != table.seats_version:
-        state.seats = list(Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number"))
+        state.seats = list(
+            Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number")
+        )
         state.seats_version = table.seats_version
     return state.seats
 
@@ -836,7 +894,9 @@ def _schedule_next(table: Table, state: table_state.TableState, seats: list[Seat
         return
     table_id, version = table.pk, table.version
     transaction.on_commit(
-        lambda: realtime.after_sent(lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY))
+        lambda: realtime.after_sent(
+            lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY)
+        )
     )
 
 
@@ -881,7 +941,9 @@ def _announce(
     messages = [
         (
             realtime.seat_group(table.pk, seat),
-            (to_public if seat is None else to_seats) + json.dumps(match.view(seat).to_dict(), separators=(",", ":")) + "}",
+            (to_public if seat is None else to_seats)
+            + json.dumps(match.view(seat).to_dict(), separators=(",", ":"))
+            + "}",
         )
         for seat in (*range(table.players), None)
     ]
@@ -949,7 +1011,9 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
     action = make_bot(level, seed=table_id * 1_000_003 + version).decide(view)
     source = TableAction.Source.BOT if by_bot else TableAction.Source.TIMEOUT
     try:
-        action_submit(table_id=table_id, seat=seat, action=action, expected_version=version, source=source)
+        action_submit(
+            table_id=table_id, seat=seat, action=action, expected_version=version, source=source
+        )
     except (errors.StaleVersion, errors.NotYourTurn, errors.NotPlaying):
         return False
     return True

@@ -107,7 +107,9 @@ SHEET_NOTES = {
 }
 
 
-def sheet_row(number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]) -> dict[str, Any]:
+def sheet_row(
+    number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]
+) -> dict[str, Any]:
     """One score-sheet row: the engine's deal result, the score lines of its DealScored
     event (card points, marriages, tricks, delta, bolts per seat) and what the docs/spec.md §3 steps
     did after it (barrel, bolt penalties, samosval)."""
@@ -330,7 +332,9 @@ def _replay_record(state: TableState, table: Table) -> None:
             state.apply(item["seat"], action_from_dict(item))
             state.version += 1
     if state.version != table.version:
-        raise RuntimeError(f"table {table.pk}: the record holds {state.version} of {table.version} actions")
+        raise RuntimeError(
+            f"table {table.pk}: the record holds {state.version} of {table.version} actions"
+        )
 
 
 def catch_up(state: TableState, version: int) -> bool:
@@ -359,7 +363,9 @@ def _catch_up(state: TableState, version: int, *, strict: bool = True) -> bool:
             if not dealings:
                 dealings = {
                     d.number: d
-                    for d in Dealing.objects.filter(table_id=state.table_id, number__gt=state.dealing)
+                    for d in Dealing.objects.filter(
+                        table_id=state.table_id, number__gt=state.dealing
+                    )
                 }
             state.start_dealing(dealings[state.dealing + 1])
     if state.table is not None:

@@ -12,12 +12,16 @@ from django.conf import settings
 from games import retention, services
 
 
-@shared_task(name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(
+    name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
 def bot_play_turn(table_id: int, version: int) -> bool:
     return services.bot_play(table_id, version)
 
 
-@shared_task(name="games.clocks_sweep", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(
+    name="games.clocks_sweep", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
 def clocks_sweep() -> int:
     return services.clocks_sweep()
 

@@ -75,7 +75,9 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     tables = [_table_card(t, user) for t in rows[:LOBBY_PAGE_SIZE]]
     mine: list[Table] = []
     if user.is_authenticated:
-        live = selectors.table_list_for_user(user=user).filter(status__in=(Table.Status.OPEN, Table.Status.PLAYING))
+        live = selectors.table_list_for_user(user=user).filter(
+            status__in=(Table.Status.OPEN, Table.Status.PLAYING)
+        )
         mine = list(live[:LOBBY_PAGE_SIZE])
     return {
         "tables": tables,
@@ -287,7 +289,11 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _ending(table: Table) -> str:
     """How a finished match that nobody won ended ("" otherwise)."""
-    result = MatchResult.objects.filter(table=table).first() if table.status == Table.Status.FINISHED else None
+    result = (
+        MatchResult.objects.filter(table=table).first()
+        if table.status == Table.Status.FINISHED
+        else None
+    )
     return result.ending() if result is not None else ""
 
 

@@ -37,7 +37,16 @@ class CompetitorAdmin(admin.ModelAdmin[Competitor]):
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin[Rating]):
-    list_display = ("competitor", "players", "rating", "games", "wins", "provisional", "is_bot", "last_played")
+    list_display = (
+        "competitor",
+        "players",
+        "rating",
+        "games",
+        "wins",
+        "provisional",
+        "is_bot",
+        "last_played",
+    )
     list_filter = ("players", "provisional", "is_bot")
     search_fields = ("competitor__user__username", "competitor__bot_level")
     readonly_fields = [f.name for f in Rating._meta.fields]
@@ -48,7 +57,16 @@ class RatingAdmin(admin.ModelAdmin[Rating]):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(admin.ModelAdmin[RatingChange]):
-    list_display = ("competitor", "players", "played_at", "place", "before", "after", "delta", "result")
+    list_display = (
+        "competitor",
+        "players",
+        "played_at",
+        "place",
+        "before",
+        "after",
+        "delta",
+        "result",
+    )
     list_filter = ("players",)
     search_fields = ("competitor__user__username",)
     raw_id_fields = ("competitor", "result")
@@ -141,9 +159,13 @@ class RatedResultAdmin(admin.ModelAdmin[RatedResult]):
             reason=data["reason"],
             by=request.user,
         )
-        self.message_user(request, _("Ratings recomputed: %(summary)s.") % {"summary": report.summary()})
+        self.message_user(
+            request, _("Ratings recomputed: %(summary)s.") % {"summary": report.summary()}
+        )
 
-    def _correct_all(self, request: HttpRequest, queryset: QuerySet[RatedResult], annulled: bool) -> None:
+    def _correct_all(
+        self, request: HttpRequest, queryset: QuerySet[RatedResult], annulled: bool
+    ) -> None:
         moved = 0
         for result in queryset.order_by("finished_at", "id"):
             moved += len(result_correct(result=result, annulled=annulled, by=request.user).moved)

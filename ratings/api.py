@@ -37,7 +37,9 @@ class LeaderboardSerializer(serializers.Serializer[Any]):
     total = serializers.IntegerField()
     offset = serializers.IntegerField()
     results = RowSerializer(many=True)
-    me = RowSerializer(allow_null=True, help_text="The signed-in player's row, if he is on this board.")
+    me = RowSerializer(
+        allow_null=True, help_text="The signed-in player's row, if he is on this board."
+    )
 
 
 class ChangeSerializer(serializers.Serializer[Any]):
@@ -105,13 +107,26 @@ class LeaderboardView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("players", OpenApiTypes.INT, enum=[2, 3, 4], description="players at the table (default 3)"),
-            OpenApiParameter("period", OpenApiTypes.STR, enum=["all", "active"], description="default all"),
-            OpenApiParameter("provisional", OpenApiTypes.BOOL, description="include provisional players (default false)"),
+            OpenApiParameter(
+                "players",
+                OpenApiTypes.INT,
+                enum=[2, 3, 4],
+                description="players at the table (default 3)",
+            ),
+            OpenApiParameter(
+                "period", OpenApiTypes.STR, enum=["all", "active"], description="default all"
+            ),
+            OpenApiParameter(
+                "provisional",
+                OpenApiTypes.BOOL,
+                description="include provisional players (default false)",
+            ),
             OpenApiParameter("bots", OpenApiTypes.BOOL, description="include bots (default true)"),
             OpenApiParameter("q", OpenApiTypes.STR, description="search by name"),
             OpenApiParameter("offset", OpenApiTypes.INT),
-            OpenApiParameter("limit", OpenApiTypes.INT, description=f"at most {MAX_LIMIT} (default 50)"),
+            OpenApiParameter(
+                "limit", OpenApiTypes.INT, description=f"at most {MAX_LIMIT} (default 50)"
+            ),
         ],
         responses=LeaderboardSerializer,
     )
@@ -155,7 +170,11 @@ class PlayerHistoryView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("players", OpenApiTypes.INT, enum=[2, 3, 4], description="one table size only")],
+        parameters=[
+            OpenApiParameter(
+                "players", OpenApiTypes.INT, enum=[2, 3, 4], description="one table size only"
+            )
+        ],
         responses=ChangeSerializer(many=True),
     )
     def get(self, request: Request, username: str) -> Response:

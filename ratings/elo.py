@@ -142,7 +142,11 @@ def margin_multiplier(score: float | None, other: float | None, config: EloConfi
     w = config.margin_weight
     if w == 0:
         return 1.0
-    spread = 1.0 if score is None or other is None else math.tanh(abs(score - other) / config.margin_scale)
+    spread = (
+        1.0
+        if score is None or other is None
+        else math.tanh(abs(score - other) / config.margin_scale)
+    )
     return (1.0 + w * spread) / (1.0 + w / 2.0)
 
 
@@ -179,11 +183,15 @@ def rate(standings: Sequence[Standing], config: EloConfig = DEFAULT) -> list[Cha
             expected += e
             actual += a
         delta = math.fsum(against)
-        changes.append(Change(me.rating, me.rating + delta, delta, k, expected, actual, tuple(against)))
+        changes.append(
+            Change(me.rating, me.rating + delta, delta, k, expected, actual, tuple(against))
+        )
     return changes
 
 
-def placements(scores: Sequence[float], *, winner: int | None, resigned: Sequence[int] = ()) -> list[int]:
+def placements(
+    scores: Sequence[float], *, winner: int | None, resigned: Sequence[int] = ()
+) -> list[int]:
     """Places by seat from a finished match: the winner 1st, the others by final score
     (higher is better, equal scores share a place), every resigned seat last (sharing the
     last place if several resigned). When the bot that took over a resigned seat wins the

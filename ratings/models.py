@@ -43,7 +43,9 @@ class Competitor(models.Model):
         on_delete=models.CASCADE,
         related_name="competitor",
     )
-    bot_level = models.CharField(_("bot level"), max_length=16, blank=True, default="", choices=BotLevel.choices)
+    bot_level = models.CharField(
+        _("bot level"), max_length=16, blank=True, default="", choices=BotLevel.choices
+    )
 
     class Meta:
         verbose_name = _("competitor")
@@ -72,12 +74,18 @@ class Competitor(models.Model):
     def name(self) -> str:
         if self.user is not None:
             return self.user.get_display_name()
-        return str(BotLevel(self.bot_level).label) if self.bot_level in BotLevel.values else self.bot_level
+        return (
+            str(BotLevel(self.bot_level).label)
+            if self.bot_level in BotLevel.values
+            else self.bot_level
+        )
 
 
 class Rating(models.Model):
     # db_index off: the unique (competitor, players) index serves lookups by competitor.
-    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="ratings", db_index=False)
+    competitor = models.ForeignKey(
+        Competitor, on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     players = models.PositiveSmallIntegerField(_("players at the table"))
     rating = models.FloatField(_("rating"), default=elo.START_RATING)
     games = models.PositiveIntegerField(_("rated matches"), default=0)
@@ -90,8 +98,12 @@ class Rating(models.Model):
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
         constraints = [
-            models.UniqueConstraint(fields=["competitor", "players"], name="ratings_rating_one_per_pool"),
-            models.CheckConstraint(condition=Q(players__in=PLAYER_COUNTS), name="ratings_rating_players_2_3_4"),
+            models.UniqueConstraint(
+                fields=["competitor", "players"], name="ratings_rating_one_per_pool"
+            ),
+            models.CheckConstraint(
+                condition=Q(players__in=PLAYER_COUNTS), name="ratings_rating_players_2_3_4"
+            ),
         ]
         indexes = [
             # The leaderboard and "my rank": one range scan of a pool by rating, the
@@ -109,8 +121,12 @@ class Rating(models.Model):
 
 class RatingChange(models.Model):
     # db_index off: the unique (competitor, result) index serves lookups by competitor.
-    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="changes", db_index=False)
-    result = models.ForeignKey("games.MatchResult", on_delete=models.CASCADE, related_name="rating_changes")
+    competitor = models.ForeignKey(
+        Competitor, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
+    result = models.ForeignKey(
+        "games.MatchResult", on_delete=models.CASCADE, related_name="rating_changes"
+    )
     players = models.PositiveSmallIntegerField(_("players at the table"))
     played_at = models.DateTimeField(_("played at"))
     seat = models.PositiveSmallIntegerField(_("seat"))
@@ -133,7 +149,9 @@ class RatingChange(models.Model):
         verbose_name_plural = _("rating changes")
         constraints = [
             # Exactly once: a second processing of the same result cannot insert.
-            models.UniqueConstraint(fields=["competitor", "result"], name="ratings_change_once_per_result"),
+            models.UniqueConstraint(
+                fields=["competitor", "result"], name="ratings_change_once_per_result"
+            ),
         ]
         indexes = [
             models.Index(fields=["competitor", "players", "played_at"], name="ratings_history_idx"),
@@ -152,7 +170,9 @@ class ResultCorrection(models.Model):
     """An organiser's word on a result: annul it (it no longer counts) or amend its
     placements (by seat, 1 = first). Saving one recomputes the ratings from that match on."""
 
-    result = models.OneToOneField("games.MatchResult", on_delete=models.CASCADE, related_name="correction")
+    result = models.OneToOneField(
+        "games.MatchResult", on_delete=models.CASCADE, related_name="correction"
+    )
     annulled = models.BooleanField(_("annulled"), default=False)
     placements = models.JSONField(
         _("amended placements"),
@@ -161,7 +181,9 @@ class ResultCorrection(models.Model):
         help_text=_("Places by seat, 1 = winner, e.g. [2, 1, 3]. Empty keeps the result's own."),
     )
     reason = models.CharField(_("reason"), max_length=200, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -70,9 +70,13 @@ def _board(board: Board, now: datetime | None = None) -> QuerySet[Rating]:
 def _rank_of(board: Board, rating: float, rating_id: int, now: datetime | None = None) -> int:
     """1 + the rows ahead on the board (a higher rating, or the same and a lower id): one
     range scan of the board index from the top down to this rating."""
-    ahead = _board(board, now).filter(rating__gte=rating).aggregate(
-        above=Count("id", filter=Q(rating__gt=rating)),
-        level=Count("id", filter=Q(rating=rating, id__lt=rating_id)),
+    ahead = (
+        _board(board, now)
+        .filter(rating__gte=rating)
+        .aggregate(
+            above=Count("id", filter=Q(rating__gt=rating)),
+            level=Count("id", filter=Q(rating=rating, id__lt=rating_id)),
+        )
     )
     return int(ahead["above"]) + int(ahead["level"]) + 1
 
@@ -101,7 +105,9 @@ def _searched(board: Board, now: datetime | None) -> QuerySet[Rating]:
         term = board.search.strip()
         # The names first (one pass over the users), then their rows of the board.
         named = Competitor.objects.filter(
-            Q(user__username__icontains=term) | Q(user__display_name__icontains=term) | Q(bot_level__icontains=term)
+            Q(user__username__icontains=term)
+            | Q(user__display_name__icontains=term)
+            | Q(bot_level__icontains=term)
         ).values("id")
         qs = qs.filter(competitor_id__in=named)
     return qs
@@ -111,12 +117,18 @@ def leaderboard_size(*, board: Board, now: datetime | None = None) -> int:
     return _searched(board, now).count()
 
 
-def leaderboard(*, board: Board, offset: int = 0, limit: int = 50, now: datetime | None = None) -> list[Row]:
+def leaderboard(
+    *, board: Board, offset: int = 0, limit: int = 50, now: datetime | None = None
+) -> list[Row]:
     """One page of the leaderboard. With a search, the rows whose name matches, each
     with its rank on the whole board."""
     # The page's ids from the board index alone (an index-only scan, even deep down the
     # board), then only those rows with their names.
-    ids = list(_searched(board, now).order_by("-rating", "id").values_list("id", flat=True)[offset : offset + limit])
+    ids = list(
+        _searched(board, now)
+        .order_by("-rating", "id")
+        .values_list("id", flat=True)[offset : offset + limit]
+    )
     found = Rating.objects.select_related("competitor__user").in_bulk(ids)
     page = [found[i] for i in ids]
     if board.search:
@@ -136,7 +148,9 @@ def player_rank(*, user: Any, board: Board, now: datetime | None = None) -> Row 
     competitor = competitor_of(user)
     if competitor is None:
         return None
-    mine = _board(board, now).select_related("competitor__user").filter(competitor=competitor).first()
+    mine = (
+        _board(board, now).select_related("competitor__user").filter(competitor=competitor).first()
+    )
     if mine is None:
         return None
     return _row(mine, _rank_of(board, mine.rating, mine.pk, now))
@@ -154,7 +168,9 @@ def player_ratings(*, user: Any) -> list[Rating]:
     return list(Rating.objects.filter(competitor=competitor, games__gt=0).order_by("players"))
 
 
-def player_rating_history(*, user: Any, players: int | None = None, limit: int | None = None) -> list[RatingChange]:
+def player_rating_history(
+    *, user: Any, players: int | None = None, limit: int | None = None
+) -> list[RatingChange]:
     """The user's rating changes, oldest first (the last ``limit`` when given)."""
     competitor = competitor_of(user)
     if competitor is None:

@@ -63,23 +63,30 @@ class Recomputed:
 # ---------------------------------------------------------------- competitors
 
 
-def competitors_for_seats(seats: Sequence[tuple[int | None, str]]) -> dict[tuple[int | None, str], Competitor]:
+def competitors_for_seats(
+    seats: Sequence[tuple[int | None, str]],
+) -> dict[tuple[int | None, str], Competitor]:
     """The competitor of each (user id, bot level) — a user's or a bot level's — created
     on first use in one insert (race-safe: a concurrent creation is absorbed by the unique
     constraints)."""
-    keys = {(user_id, "" if user_id is not None else (level or "basic")) for user_id, level in seats}
+    keys = {
+        (user_id, "" if user_id is not None else (level or "basic")) for user_id, level in seats
+    }
 
     def fetch() -> dict[tuple[int | None, str], Competitor]:
         users = [u for u, _ in keys if u is not None]
         levels = [lv for u, lv in keys if u is None]
-        found = Competitor.objects.filter(Q(user_id__in=users) | Q(user__isnull=True, bot_level__in=levels))
+        found = Competitor.objects.filter(
+            Q(user_id__in=users) | Q(user__isnull=True, bot_level__in=levels)
+        )
         return {(c.user_id, c.bot_level): c for c in found}
 
     have = fetch()
     missing = keys - have.keys()
     if missing:
         Competitor.objects.bulk_create(
-            [Competitor(user_id=u, bot_level=lv) for u, lv in sorted(missing, key=str)], ignore_conflicts=True
+            [Competitor(user_id=u, bot_level=lv) for u, lv in sorted(missing, key=str)],
+            ignore_conflicts=True,
         )
         have = fetch()
     return {(u, lv): have[(u, "" if u is not None else (lv or "basic"))] for u, lv in seats}
@@ -110,7 +117,9 @@ def _placements(result: MatchResult, correction: ResultCorrection | None) -> lis
     return [int(p) for p in result.placements]
 
 
-def _entries(result: MatchResult, correction: ResultCorrection | None, lines: Sequence[SeatLine] | None) -> list[_Entry]:
+def _entries(
+    result: MatchResult, correction: ResultCorrection | None, lines: Sequence[SeatLine] | None
+) -> list[_Entry]:
     """One entry per distinct competitor of the match. A bot level that held several
     seats is one competitor: its place is its best seat's, its line the sum of its seats'."""
     seats = list(result.table.seats.all().order_by("number"))
@@ -127,7 +136,9 @@ def _entries(result: MatchResult, correction: ResultCorrection | None, lines: Se
         entry = by_competitor.get(competitor.pk)
         if entry is None:
             line = SeatLine(**_line_dict(lines[n]))
-            by_competitor[competitor.pk] = _Entry(competitor, [n], [places[n]], places[n], score, line)
+            by_competitor[competitor.pk] = _Entry(
+                competitor, [n], [places[n]], places[n], score, line
+            )
         else:
             entry.seats.append(n)
             entry.seat_places.append(places[n])
@@ -152,12 +163,19 @@ def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
     """Compute and write the changes of one result; the pool lock is held. Raises
     IntegrityError when the result was processed already (the unique constraint)."""
     players = result.table.players
-    wanted = Rating.objects.select_for_update().filter(players=players, competitor__in=[e.competitor for e in entries])
+    wanted = Rating.objects.select_for_update().filter(
+        players=players, competitor__in=[e.competitor for e in entries]
+    )
     ratings = {r.competitor_id: r for r in wanted}
     if len(ratings) < len(entries):
         Rating.objects.bulk_create(
             [
-                Rating(competitor=e.competitor, players=players, is_bot=e.competitor.is_bot, rating=CONFIG.start)
+                Rating(
+                    competitor=e.competitor,
+                    players=players,
+                    is_bot=e.competitor.is_bot,
+                    rating=CONFIG.start,
+                )
                 for e in entries
                 if e.competitor.pk not in ratings
             ],
@@ -266,7 +284,9 @@ def rating_apply_result(*, result_id: int) -> Applied:
     return Applied("applied", result_id, count)
 
 
-def ratings_recompute(*, since: datetime | None = None, players: Iterable[int] = PLAYER_COUNTS) -> Recomputed:
+def ratings_recompute(
+    *, since: datetime | None = None, players: Iterable[int] = PLAYER_COUNTS
+) -> Recomputed:
     """Replay every rated, not annulled result that finished at or after ``since`` (all of
     them when ``None``) in (finished_at, id) order, from the ratings as they stood just
     before. Deterministic: the same results give the same ratings whatever the history of
@@ -282,14 +302,18 @@ def _recompute_locked(*, since: datetime | None, pools: Sequence[int]) -> Recomp
     from games.models import MatchResult
 
     report = Recomputed()
-    before = {(r.competitor_id, r.players): r.rating for r in Rating.objects.filter(players__in=pools)}
+    before = {
+        (r.competitor_id, r.players): r.rating for r in Rating.objects.filter(players__in=pools)
+    }
     doomed = RatingChange.objects.filter(players__in=pools)
     if since is not None:
         doomed = doomed.filter(played_at__gte=since)
     # Keep the replayed lines: the record of a result does not change.
     kept_lines: dict[tuple[int, int], SeatLine] = {}
     for row in doomed:
-        kept_lines[(row.result_id, row.seat)] = SeatLine(**{k: getattr(row, k) for k in _line_dict(SeatLine())})
+        kept_lines[(row.result_id, row.seat)] = SeatLine(
+            **{k: getattr(row, k) for k in _line_dict(SeatLine())}
+        )
     cached_results = {result_id for result_id, _ in kept_lines}
     report.removed, _ = doomed.delete()
     _rebuild_ratings(pools)
@@ -310,7 +334,9 @@ def _recompute_locked(*, since: datetime | None, pools: Sequence[int]) -> Recomp
             continue
         _apply_locked(result, entries)
         report.results += 1
-    after = {(r.competitor_id, r.players): r.rating for r in Rating.objects.filter(players__in=pools)}
+    after = {
+        (r.competitor_id, r.players): r.rating for r in Rating.objects.filter(players__in=pools)
+    }
     for key in before.keys() | after.keys():
         old = before.get(key, CONFIG.start)
         new = after.get(key, CONFIG.start)
@@ -324,7 +350,9 @@ def _multi_seat_bots(result: MatchResult) -> bool:
     return len(levels) != len(set(levels))
 
 
-def _lines_from_cache(result: MatchResult, kept: dict[tuple[int, int], SeatLine]) -> list[SeatLine] | None:
+def _lines_from_cache(
+    result: MatchResult, kept: dict[tuple[int, int], SeatLine]
+) -> list[SeatLine] | None:
     lines = [kept.get((result.pk, seat)) for seat in range(result.table.players)]
     if any(line is None for line in lines):
         return None
@@ -359,7 +387,9 @@ def _rebuild_ratings(pools: Sequence[int]) -> None:
         r.wins = stats["wins"] if stats else 0
         r.last_played = stats["last"] if stats else None
         r.provisional = CONFIG.is_provisional(r.games)
-    Rating.objects.bulk_update(ratings, ["rating", "games", "wins", "last_played", "provisional"], batch_size=2000)
+    Rating.objects.bulk_update(
+        ratings, ["rating", "games", "wins", "last_played", "provisional"], batch_size=2000
+    )
 
 
 def _latest_portable(pools: Sequence[int]) -> list[dict[str, Any]]:
@@ -391,7 +421,9 @@ def result_correct(
     if placements is not None:
         places = [int(p) for p in placements]
         if len(places) != n or any(not 1 <= p <= n for p in places) or 1 not in places:
-            raise ValueError(f"placements must give a place 1..{n} to each of the {n} seats, one of them 1")
+            raise ValueError(
+                f"placements must give a place 1..{n} to each of the {n} seats, one of them 1"
+            )
     with transaction.atomic():
         _lock_pool(n)
         correction, _ = ResultCorrection.objects.get_or_create(result=result)

@@ -7,7 +7,9 @@ from celery import shared_task
 from ratings.services import rating_apply_result
 
 
-@shared_task(name="ratings.apply_result", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5)
+@shared_task(
+    name="ratings.apply_result", acks_late=True, autoretry_for=(ConnectionError,), max_retries=5
+)
 def apply_result(result_id: int) -> str:
     """Apply one finished match's result to the ratings (idempotent: safe to retry)."""
     return rating_apply_result(result_id=result_id).status

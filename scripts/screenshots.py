@@ -202,7 +202,10 @@ def club_evening(browser: Any, server: Any, out: Path) -> None:
     org.fill("#id_move_seconds", "5")
     org.fill("#id_break_seconds", "5")
     starts = datetime.now(UTC) + timedelta(hours=2)
-    for field, when in (("registration_opens_at", starts - timedelta(hours=1)), ("starts_at", starts)):
+    for field, when in (
+        ("registration_opens_at", starts - timedelta(hours=1)),
+        ("starts_at", starts),
+    ):
         org.fill(f"#id_{field}_0", when.strftime("%Y-%m-%d"))
         org.fill(f"#id_{field}_1", when.strftime("%H:%M:%S"))
     org.click("input[name=_continue]")

@@ -120,6 +120,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for reason, names in by_reason.items():
         if not any(service.skip_reason in reason for service in missing):
             terminalreporter.write_line(f"{len(names)} skipped: {reason}")
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Throttles and sign-in limits count in the cache (Redis when REDIS_URL is set): each

@@ -18,8 +18,11 @@ def admin_client(client):
 
 @pytest.mark.parametrize(
     ("language", "header"),
-    [("en", "Thousand administration"), ("ru", "Администрирование «Тысячи»"),
-     ("uk", "Адміністрування «Тисячі»")],
+    [
+        ("en", "Thousand administration"),
+        ("ru", "Администрирование «Тысячи»"),
+        ("uk", "Адміністрування «Тисячі»"),
+    ],
 )
 def test_admin_is_branded_in_every_language(admin_client, language, header):
     page = admin_client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
@@ -30,8 +33,11 @@ def test_admin_is_branded_in_every_language(admin_client, language, header):
 
 @pytest.mark.parametrize(
     ("language", "title"),
-    [("en", "Select account to change"), ("ru", "Выберите аккаунт для изменения"),
-     ("uk", "Виберіть обліковий запис щоб змінити")],
+    [
+        ("en", "Select account to change"),
+        ("ru", "Выберите аккаунт для изменения"),
+        ("uk", "Виберіть обліковий запис щоб змінити"),
+    ],
 )
 def test_user_list_names_the_model_grammatically(admin_client, language, title):
     page = admin_client.get(USERS, HTTP_ACCEPT_LANGUAGE=language).content.decode()

@@ -43,7 +43,9 @@ def test_deeply_nested_json_is_a_malformed_400(signed_in, path):
 
 
 def test_signup_validation_errors_name_their_fields(api):
-    error = assert_error(api.post("/api/v1/auth/signup/", {"username": ""}, format="json"), 400, "malformed")
+    error = assert_error(
+        api.post("/api/v1/auth/signup/", {"username": ""}, format="json"), 400, "malformed"
+    )
 
     assert set(error["fields"]) == {"username", "password"}
     assert all(isinstance(m, str) for m in error["fields"]["username"])
@@ -52,7 +54,11 @@ def test_signup_validation_errors_name_their_fields(api):
 def test_wrong_credentials_at_the_token_endpoint(api):
     UserFactory(username="alice")
 
-    assert_error(api.post("/api/v1/auth/token/", {"username": "alice", "password": "wrong"}), 400, "malformed")
+    assert_error(
+        api.post("/api/v1/auth/token/", {"username": "alice", "password": "wrong"}),
+        400,
+        "malformed",
+    )
 
 
 def test_a_bad_token_is_a_401(api):
@@ -68,7 +74,9 @@ def test_me_without_authentication_is_a_401(api):
     assert response["WWW-Authenticate"] == "Token"
 
 
-@pytest.mark.parametrize("path", ["/api/v1/players/nobody/ratings/", "/api/v1/players/nobody/stats/"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/players/nobody/ratings/", "/api/v1/players/nobody/stats/"]
+)
 def test_an_unknown_player_is_a_404(api, path):
     assert_error(api.get(path), 404, "not_found")
 
@@ -90,7 +98,13 @@ def test_an_unknown_tournament_is_a_404(api):
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/v1/tables/abc/", "/api/v1/tournaments/1x/standings/", "/api/v1/nothing/", "/api/v1/tables/9999999999999999999999/"]
+    "path",
+    [
+        "/api/v1/tables/abc/",
+        "/api/v1/tournaments/1x/standings/",
+        "/api/v1/nothing/",
+        "/api/v1/tables/9999999999999999999999/",
+    ],
 )
 def test_an_unknown_path_or_a_non_integer_id_is_a_json_404(api, path):
     assert_error(api.get(path), 404, "not_found")

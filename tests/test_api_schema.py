@@ -71,6 +71,8 @@ def test_try_it_out_default_profile_edit_is_accepted(schema, format_):
     api = APIClient()
     api.force_authenticate(UserFactory())
 
-    response = api.patch("/api/v1/me/", try_it_out_body(schema, "/api/v1/me/", "patch"), format=format_)
+    response = api.patch(
+        "/api/v1/me/", try_it_out_body(schema, "/api/v1/me/", "patch"), format=format_
+    )
 
     assert response.status_code == 200, response.json()

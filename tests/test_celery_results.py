@@ -13,4 +13,3 @@ def test_no_task_but_the_ping_stores_its_result() -> None:
 
     assert {"games.logs_archive", "ratings.apply_result", "tournaments.record_result"} <= set(ours)
     assert storing == ["config.ping"]
-

@@ -70,8 +70,10 @@ def test_compose_database_url_matches_the_postgres_service(compose):
     postgres = compose["services"]["postgres"]["environment"]
     url = compose["services"]["web"]["environment"]["DATABASE_URL"]
 
-    user, password, database = postgres["POSTGRES_USER"], postgres["POSTGRES_PASSWORD"], (
-        postgres["POSTGRES_DB"]
+    user, password, database = (
+        postgres["POSTGRES_USER"],
+        postgres["POSTGRES_PASSWORD"],
+        (postgres["POSTGRES_DB"]),
     )
     assert url == f"postgres://{user}:{password}@postgres:5432/{database}"
 
@@ -100,7 +102,9 @@ def test_app_services_wait_for_healthy_dependencies(compose):
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     for name in ("web", *WORKERS, "beat"):
         assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
-        assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert (
+            services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        )
     assert services["balancer"]["depends_on"]["web"]["condition"] == "service_healthy"
 
 
@@ -133,7 +137,11 @@ def test_worker_pools_together_consume_every_queue_the_tasks_are_routed_to(compo
     for name in WORKERS:
         queues = re.search(r"--queues (\S+)", compose["services"][name]["command"]).group(1)
         consumed |= set(queues.split(","))
-    routed = {app.amqp.router.route({}, task)["queue"].name for task in app.tasks if not task.startswith("celery.")}
+    routed = {
+        app.amqp.router.route({}, task)["queue"].name
+        for task in app.tasks
+        if not task.startswith("celery.")
+    }
 
     assert consumed == set(QUEUES)
     assert routed <= consumed
@@ -146,7 +154,12 @@ def test_bot_turns_and_results_go_to_separate_pools():
         return app.amqp.router.route({}, task)["queue"].name
 
     assert queue("games.bot_play_turn") == queue("games.clocks_sweep") == "bots"
-    assert queue("ratings.apply_result") == queue("tournaments.record_result") == queue("tournaments.tick") == "results"
+    assert (
+        queue("ratings.apply_result")
+        == queue("tournaments.record_result")
+        == queue("tournaments.tick")
+        == "results"
+    )
 
 
 def test_pgbouncer_override_runs_transaction_mode_with_prepared_statements():

@@ -7,8 +7,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(
     ("language", "tournaments", "sign_up"),
-    [("en", "Tournaments", "Sign up"), ("ru", "Турниры", "Регистрация"),
-     ("uk", "Турніри", "Реєстрація")],
+    [
+        ("en", "Tournaments", "Sign up"),
+        ("ru", "Турниры", "Регистрация"),
+        ("uk", "Турніри", "Реєстрація"),
+    ],
 )
 def test_navigation_is_translated(client, language, tournaments, sign_up):
     page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()

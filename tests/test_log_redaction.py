@@ -87,12 +87,16 @@ async def _visit(port: int, key: str) -> None:
             if time.monotonic() > deadline:
                 raise
             await asyncio.sleep(0.2)
-    writer.write(f"GET /api/v1/me/?token={key} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    writer.write(
+        f"GET /api/v1/me/?token={key} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+    )
     await writer.drain()
     await reader.read()
     writer.close()
     origin = {"Origin": f"http://127.0.0.1:{port}"}
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/lobby/?token={key}", additional_headers=origin):
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/lobby/?token={key}", additional_headers=origin
+    ):
         pass
     await asyncio.sleep(0.5)  # the access log line is written after the response
 

@@ -50,8 +50,11 @@ def test_every_link_inside_the_rules_leads_to_a_heading(language):
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "title", "term"),
-    [("en", "Rules of Thousand", "barrel"), ("ru", "Правила игры «Тысяча»", "бочка"),
-     ("uk", "Правила гри «Тисяча»", "бочка")],
+    [
+        ("en", "Rules of Thousand", "barrel"),
+        ("ru", "Правила игры «Тысяча»", "бочка"),
+        ("uk", "Правила гри «Тисяча»", "бочка"),
+    ],
 )
 def test_rules_page_speaks_the_visitors_language(client, language, title, term):
     response = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE=language)
@@ -69,7 +72,9 @@ def test_header_links_the_rules(client):
     assert f'<a href="{reverse("rules")}">Rules</a>' in page
 
 
-@pytest.mark.parametrize("document", ["README.md", *[f"docs/{name}" for name in LANGUAGES.values()]])
+@pytest.mark.parametrize(
+    "document", ["README.md", *[f"docs/{name}" for name in LANGUAGES.values()]]
+)
 def test_documents_stand_alone(document):
     content = (ROOT / document).read_text()
 

@@ -26,8 +26,13 @@ def run_python(code: str, tmp_path: Path, **variables: str) -> subprocess.Comple
     )
     env.update(variables)
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=120, check=False,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -50,7 +55,9 @@ def test_development_server_starts_with_the_development_key(tmp_path):
 
 
 def test_server_starts_with_a_secret_key(tmp_path):
-    done = run_python("import config.asgi", tmp_path, DJANGO_DEBUG="false", DJANGO_SECRET_KEY=STRONG_KEY)
+    done = run_python(
+        "import config.asgi", tmp_path, DJANGO_DEBUG="false", DJANGO_SECRET_KEY=STRONG_KEY
+    )
 
     assert done.returncode == 0, done.stderr
 

@@ -58,7 +58,10 @@ async def test_a_header_token_does_not_override_the_session_either():
     bobs_key = (await sync_to_async(Token.objects.create)(user=bob)).key
     cookie = await sync_to_async(session_cookie)(alice)
 
-    assert await echo_sender("/ws/echo/", [cookie, (b"authorization", f"Token {bobs_key}".encode())]) == "Alice"
+    assert (
+        await echo_sender("/ws/echo/", [cookie, (b"authorization", f"Token {bobs_key}".encode())])
+        == "Alice"
+    )
 
 
 @pytest.mark.asyncio
@@ -70,7 +73,9 @@ async def test_without_a_session_the_token_signs_the_socket_in():
 
 
 def table_config(html: str) -> dict:
-    match = re.search(r'<script id="table-config" type="application/json">(.*?)</script>', html, re.S)
+    match = re.search(
+        r'<script id="table-config" type="application/json">(.*?)</script>', html, re.S
+    )
     assert match
     return json.loads(match.group(1))
 

@@ -206,7 +206,9 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         return f"{left // 60}:{left % 60:02d} (→ {_with_zone(end)})"
 
     @admin.action(description=_("Export the standings (CSV)"))
-    def export_standings(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse:
+    def export_standings(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> HttpResponse:
         return _export(queryset, "standings", selectors.STANDINGS_COLUMNS, selectors.standings_rows)
 
     @admin.action(description=_("Export every table's result (CSV)"))
@@ -288,7 +290,9 @@ class WalkInForm(forms.ModelForm[Registration]):
         label=_("check in now"),
         required=False,
         initial=True,
-        help_text=_("A walk-in at the club plays: checked in at once (always, once check-in is open)."),
+        help_text=_(
+            "A walk-in at the club plays: checked in at once (always, once check-in is open)."
+        ),
     )
 
     class Meta:
@@ -299,7 +303,11 @@ class WalkInForm(forms.ModelForm[Registration]):
         super().__init__(*args, **kwargs)
         if "tournament" in self.fields:
             self.fields["tournament"].queryset = Tournament.objects.filter(  # type: ignore[attr-defined]
-                status__in=(Tournament.Status.SCHEDULED, *Tournament.ENTERABLE, Tournament.Status.RUNNING)
+                status__in=(
+                    Tournament.Status.SCHEDULED,
+                    *Tournament.ENTERABLE,
+                    Tournament.Status.RUNNING,
+                )
             )
 
     def validate_unique(self) -> None:
@@ -331,7 +339,9 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
     )  # fmt: skip
     actions = ("check_in", "withdraw", "disqualify")
 
-    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
         if obj is None:
             kwargs["form"] = WalkInForm
         return super().get_form(request, obj, change=change, **kwargs)
@@ -361,7 +371,9 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
             return
         try:
             reg = services.registration_add_walk_in(
-                tournament=obj.tournament, user=obj.user, check_in=form.cleaned_data.get("check_in", False)
+                tournament=obj.tournament,
+                user=obj.user,
+                check_in=form.cleaned_data.get("check_in", False),
             )
         except errors.TournamentError as exc:
             raise _Refused(exc.message) from None
@@ -448,7 +460,9 @@ class AnnouncementAdmin(admin.ModelAdmin[Announcement]):
         return False  # it was sent
 
     def save_model(self, request: HttpRequest, obj: Announcement, form: Any, change: bool) -> None:
-        note = notices.announcement_create(tournament=obj.tournament, text=obj.text, by=request.user)
+        note = notices.announcement_create(
+            tournament=obj.tournament, text=obj.text, by=request.user
+        )
         obj.pk = note.pk
 
 

@@ -81,9 +81,7 @@ def announcement_create(*, tournament: Tournament | int, text: str, by: Any = No
     if not text:
         raise errors.Invalid(_("Write a message."))
     if len(text) > ANNOUNCEMENT_MAX:
-        raise errors.Invalid(
-            _("A message has at most %(n)s characters.") % {"n": ANNOUNCEMENT_MAX}
-        )
+        raise errors.Invalid(_("A message has at most %(n)s characters.") % {"n": ANNOUNCEMENT_MAX})
     if t.status in (Tournament.Status.DRAFT, Tournament.Status.CANCELLED):
         raise errors.WrongState()
     note = Announcement.objects.create(tournament=t, text=text, created_by=by)

@@ -394,9 +394,7 @@ def announcements(t: Tournament, limit: int = 10) -> list[Any]:
 
 
 def disqualification_reasons(t: Tournament) -> dict[int, str]:
-    return dict(
-        t.registrations.filter(status=R.DISQUALIFIED).values_list("user_id", "reason")
-    )
+    return dict(t.registrations.filter(status=R.DISQUALIFIED).values_list("user_id", "reason"))
 
 
 def notification_text(note: Any) -> str:
@@ -541,7 +539,9 @@ def result_rows(t: Tournament) -> list[dict[str, Any]]:
                         "table": table.number,
                         "table_id": table.table_id,
                         "status": table.status,
-                        "finished_by": finished_by.get(table.table_id, "") if table.table_id else "",
+                        "finished_by": finished_by.get(table.table_id, "")
+                        if table.table_id
+                        else "",
                         "seat": seat.number,
                         "player": seat.name,
                         "place": seat.place,

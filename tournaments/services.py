@@ -215,7 +215,11 @@ def tournament_start(
     t.save(update_fields=["status", "started_at", "starts_at"])
     if t.format == Tournament.Format.ARENA:
         Round.objects.create(
-            tournament=t, number=1, status=Round.Status.PLAYING, starts_at=now, ends_at=t.arena_ends_at
+            tournament=t,
+            number=1,
+            status=Round.Status.PLAYING,
+            starts_at=now,
+            ends_at=t.arena_ends_at,
         )
     else:
         _round_seat(t, 1, now)
@@ -891,7 +895,9 @@ def _time_limit(rnd: Round, now: datetime) -> None:
         if now >= rnd.ends_at + STOP_GRACE:
             result = live.table_finish_now(table)
             if result is not None:
-                _record_result(Assignment.objects.select_related("round__tournament").get(pk=a.pk), result)
+                _record_result(
+                    Assignment.objects.select_related("round__tournament").get(pk=a.pk), result
+                )
 
 
 def _stop_and_rank(a: Assignment, table: Table, now: datetime) -> None:

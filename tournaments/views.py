@@ -49,9 +49,7 @@ def table_panel(request: HttpRequest, table_id: int) -> HttpResponse:
     panel = selectors.table_panel(table_id=table_id, user=request.user)
     if panel is None:
         raise Http404
-    return render(
-        request, "tournaments/_table_panel.html", {"panel": panel, "table_id": table_id}
-    )
+    return render(request, "tournaments/_table_panel.html", {"panel": panel, "table_id": table_id})
 
 
 def _act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:

@@ -7,25 +7,29 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
+        ("accounts", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='user',
-            options={'verbose_name': 'account', 'verbose_name_plural': 'accounts'},
+            name="user",
+            options={"verbose_name": "account", "verbose_name_plural": "accounts"},
         ),
         migrations.AlterModelManagers(
-            name='user',
+            name="user",
             managers=[
-                ('objects', accounts.models.UserManager()),
+                ("objects", accounts.models.UserManager()),
             ],
         ),
         migrations.AlterField(
-            model_name='user',
-            name='country',
-            field=django_countries.fields.CountryField(blank=True, countries=accounts.countries.PlayerCountries, max_length=2, verbose_name='country'),
+            model_name="user",
+            name="country",
+            field=django_countries.fields.CountryField(
+                blank=True,
+                countries=accounts.countries.PlayerCountries,
+                max_length=2,
+                verbose_name="country",
+            ),
         ),
     ]

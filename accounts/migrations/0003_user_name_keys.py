@@ -16,21 +16,22 @@ def fill_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_case_insensitive_names_sorted_countries'),
+        ("accounts", "0002_case_insensitive_names_sorted_countries"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='display_name_key',
-            field=models.CharField(blank=True, db_index=True, default='', editable=False, max_length=200),
+            model_name="user",
+            name="display_name_key",
+            field=models.CharField(
+                blank=True, db_index=True, default="", editable=False, max_length=200
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='username_key',
-            field=models.CharField(db_index=True, default='', editable=False, max_length=200),
+            model_name="user",
+            name="username_key",
+            field=models.CharField(db_index=True, default="", editable=False, max_length=200),
         ),
         migrations.RunPython(fill_keys, migrations.RunPython.noop),
     ]

@@ -147,7 +147,12 @@ def knowledge_of(view: View) -> Knowledge:
     maybe_talon = 0
     maybe_seat = -1
     maybe_odds = 0
-    if view.talon is not None and declarer >= 0 and declarer != me and view.phase in ("contract", "play"):
+    if (
+        view.talon is not None
+        and declarer >= 0
+        and declarer != me
+        and view.phase in ("contract", "play")
+    ):
         talon = 0
         for tc in view.talon:
             talon |= tc.mask

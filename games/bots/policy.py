@@ -88,7 +88,9 @@ def choose_play(
     cards = bits(legal)
     if k == 3 and seat != declarer and wseat != declarer:
         # The partner in defence holds the trick.
-        safe = last or (is_master(best, hand, played) and (trump < 0 or best // 6 == trump or led != trump))
+        safe = last or (
+            is_master(best, hand, played) and (trump < 0 or best // 6 == trump or led != trump)
+        )
         if safe:
             feed = [c for c in cards if not _in_marriage(c, hand) and c % 6 != 5]
             if feed:
@@ -97,7 +99,9 @@ def choose_play(
     winners = [c for c in cards if beats(c, best, led, trump)]
     if winners:
         if last:
-            plain = [c for c in winners if not is_master(c, hand, played) and not _in_marriage(c, hand)]
+            plain = [
+                c for c in winners if not is_master(c, hand, played) and not _in_marriage(c, hand)
+            ]
             if plain:
                 return max(plain, key=lambda c: CARD_POINTS[c])
             return min(winners, key=lambda c: _cost(c, hand, played, trump))
@@ -124,7 +128,11 @@ def _lead(hand: int, seat: int, declarer: int, trump: int, trick_no: int, played
             tm = [c for c in cards if c // 6 == trump and is_master(c, hand, played)]
             if tm:
                 return max(tm)
-    masters = [c for c in cards if is_master(c, hand, played) and c // 6 != trump and not _in_marriage(c, hand)]
+    masters = [
+        c
+        for c in cards
+        if is_master(c, hand, played) and c // 6 != trump and not _in_marriage(c, hand)
+    ]
     if masters:
         return max(masters, key=lambda c: (CARD_POINTS[c], c))
     if trump >= 0:

@@ -285,7 +285,9 @@ class _Search:
         for n, _ in enumerate(self.clock.samples()):
             if n == PRUNE_AFTER and len(alive) > KEEP_PLANS:
                 for i in alive:
-                    evs[i] = self._best_contract(worlds[i], _contract_values(view, _kept(hand, plans[i])))[0]
+                    evs[i] = self._best_contract(
+                        worlds[i], _contract_values(view, _kept(hand, plans[i]))
+                    )[0]
                 alive = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
             hands, _piles = sample_hands(know, self.rng)
             for i in alive:
@@ -405,9 +407,13 @@ def _play_exactly(deal: Deal, solver: Solver) -> None:
         if len(cards) > 1:
             for card in reversed(cards):
                 if seat == decl:
-                    keeps = solver.after(hands, trick, seats, seat, deal.trump, on, card, v - 1, v) >= v
+                    keeps = (
+                        solver.after(hands, trick, seats, seat, deal.trump, on, card, v - 1, v) >= v
+                    )
                 else:
-                    keeps = solver.after(hands, trick, seats, seat, deal.trump, on, card, v, v + 1) <= v
+                    keeps = (
+                        solver.after(hands, trick, seats, seat, deal.trump, on, card, v, v + 1) <= v
+                    )
                 if keeps:
                     choice = card
                     break
@@ -474,7 +480,10 @@ def _auction_without_me(
     the basic bot's rule is highest, paying just over the next one's limit."""
     price = view.bid or 100
     limits = sorted(
-        ((max(_limit(view, s, hands[s]), price) if s == holder else _limit(view, s, hands[s]), s) for s in rivals),
+        (
+            (max(_limit(view, s, hands[s]), price) if s == holder else _limit(view, s, hands[s]), s)
+            for s in rivals
+        ),
         reverse=True,
     )
     top, winner = limits[0]

@@ -169,7 +169,13 @@ def _card_field(data: dict[str, Any]) -> Card:
     return CARDS[card_index(data["card"])]
 
 
-_SIMPLE: dict[str, Action] = {"pass": PASS, "redeal": REDEAL, "dark": DARK, "look": LOOK, "write_off": WRITE_OFF}
+_SIMPLE: dict[str, Action] = {
+    "pass": PASS,
+    "redeal": REDEAL,
+    "dark": DARK,
+    "look": LOOK,
+    "write_off": WRITE_OFF,
+}
 
 
 def action_from_dict(data: object) -> Action:

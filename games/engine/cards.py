@@ -94,7 +94,9 @@ _BY_NAME.update({"10" + name[1]: i for i, name in enumerate(CARD_NAMES) if name[
 
 FULL_DECK = (1 << 24) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(0b111111 << (6 * s) for s in range(4))
-KQ_MASKS: tuple[int, ...] = tuple((1 << (6 * s + Rank.KING)) | (1 << (6 * s + Rank.QUEEN)) for s in range(4))
+KQ_MASKS: tuple[int, ...] = tuple(
+    (1 << (6 * s + Rank.KING)) | (1 << (6 * s + Rank.QUEEN)) for s in range(4)
+)
 ACES_MASK = sum(1 << (6 * s + Rank.ACE) for s in range(4))
 NINES_MASK = sum(1 << (6 * s + Rank.NINE) for s in range(4))
 JACKS_MASK = sum(1 << (6 * s + Rank.JACK) for s in range(4))
@@ -106,7 +108,8 @@ _SUIT_PATTERN_POINTS: tuple[int, ...] = tuple(
 
 # Marriage value (0 or the suit's) of every 6-bit pattern of each suit: K is bit 3, Q bit 2.
 _SUIT_PATTERN_MARRIAGE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(MARRIAGE_VALUES[s] if pattern & 0b1100 == 0b1100 else 0 for pattern in range(64)) for s in range(4)
+    tuple(MARRIAGE_VALUES[s] if pattern & 0b1100 == 0b1100 else 0 for pattern in range(64))
+    for s in range(4)
 )
 
 

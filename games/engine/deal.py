@@ -120,7 +120,9 @@ for _n in (2, 3, 4):
             _ACTIVE[_n, _d] = tuple((_d + 1 + i) % _n for i in range(_n))
 
 
-_ACTIVE_MASK: dict[tuple[int, int], int] = {key: sum(1 << s for s in seats) for key, seats in _ACTIVE.items()}
+_ACTIVE_MASK: dict[tuple[int, int], int] = {
+    key: sum(1 << s for s in seats) for key, seats in _ACTIVE.items()
+}
 _NEXT: dict[tuple[int, int], list[int]] = {}
 for (_n, _d), _seats in _ACTIVE.items():
     _NEXT[_n, _d] = [-1] * _n
@@ -171,7 +173,10 @@ _SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
 _P0, _P1, _P2, _P3 = _SUIT_PLAYS
 _SUIT_GIVES: tuple[tuple[tuple[tuple[Give, ...], ...], ...], ...] = tuple(
     tuple(
-        tuple(tuple(GIVES[to][6 * s + r] for r in range(6) if pattern >> r & 1) for pattern in range(64))
+        tuple(
+            tuple(GIVES[to][6 * s + r] for r in range(6) if pattern >> r & 1)
+            for pattern in range(64)
+        )
         for s in range(4)
     )
     for to in range(4)
@@ -181,7 +186,10 @@ _SHIFT = (0, 6, 12, 18)
 # within a suit the rank decides (§2.6).
 _TRICK_KEYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(
-        tuple(100 + c % 6 if c // 6 == trump else (10 + c % 6 if c // 6 == led else -1) for c in range(24))
+        tuple(
+            100 + c % 6 if c // 6 == trump else (10 + c % 6 if c // 6 == led else -1)
+            for c in range(24)
+        )
         for led in range(4)
     )
     for trump in range(-1, 4)
@@ -190,14 +198,18 @@ _PASS_ONLY: tuple[Action, ...] = (PASS,)
 _PASS_REDEAL: tuple[Action, ...] = (PASS, REDEAL)
 _WRITE_OFF_ONLY: tuple[Action, ...] = (WRITE_OFF,)
 _DARK_OR_LOOK: tuple[Action, ...] = (DARK, LOOK)
-_ACTION_KINDS = frozenset({Bid, Pass, Redeal, Dark, Look, ChooseTalon, Give, Contract, WriteOff, Play})
+_ACTION_KINDS = frozenset(
+    {Bid, Pass, Redeal, Dark, Look, ChooseTalon, Give, Contract, WriteOff, Play}
+)
 _CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, c) for c in CARDS) for seat in range(4)
 )
 # Events that carry no more than a seat and a number are made once and shared (events are
 # read-only by convention, see events.py).
 _BID_MADE = tuple(tuple(BidMade(seat, v) for v in range(0, MAX_VALUE + 1, 5)) for seat in range(4))
-_CONTRACT_NAMED = tuple(tuple(ContractNamed(seat, v) for v in range(0, MAX_VALUE + 1, 5)) for seat in range(4))
+_CONTRACT_NAMED = tuple(
+    tuple(ContractNamed(seat, v) for v in range(0, MAX_VALUE + 1, 5)) for seat in range(4)
+)
 _PASSED = tuple(Passed(seat) for seat in range(4))
 _CARD_GIVEN = tuple(tuple(CardGiven(seat, to) for to in range(4)) for seat in range(4))
 _PLAYED_ONLY: tuple[tuple[tuple[Event, ...], ...], ...] = tuple(
@@ -579,7 +591,9 @@ class Deal:
 
         Playing a card is written out here rather than in a helper: it is the engine's
         hottest path (bots play out thousands of deals per decision)."""
-        if not (type(action) is Play and self.phase is _PLAY and (seat is None or seat == self.to_act)):
+        if not (
+            type(action) is Play and self.phase is _PLAY and (seat is None or seat == self.to_act)
+        ):
             return self._apply_call(action, seat)
         seat = self.to_act
         card = action.card.index
@@ -765,7 +779,9 @@ class Deal:
         self.talon_open = not self.dark_game and (
             self.bid != FORCED_BID or self.options.show_talon_on_100
         )
-        events.append(TalonTaken(self.declarer, index, mask_cards(talon) if self.talon_open else None))
+        events.append(
+            TalonTaken(self.declarer, index, mask_cards(talon) if self.talon_open else None)
+        )
         self.receivers_left = self._receivers()
         self.phase = _GIVING
 
@@ -890,9 +906,23 @@ class Deal:
     def _sheet(self) -> DealScored:
         lines = []
         for s in range(self.players):
-            role = "resting" if s == self.resting else ("declarer" if s == self.declarer else "defender")
+            role = (
+                "resting"
+                if s == self.resting
+                else ("declarer" if s == self.declarer else "defender")
+            )
             lines.append(
-                ScoreLine(s, role, self.points[s], self.marriages[s], self.tricks[s], self.deltas[s], self.bolts[s])
+                ScoreLine(
+                    s,
+                    role,
+                    self.points[s],
+                    self.marriages[s],
+                    self.tricks[s],
+                    self.deltas[s],
+                    self.bolts[s],
+                )
             )
         assert self.outcome is not None
-        return DealScored(self.outcome.value, self.declarer, self.contract, self.dark_game, tuple(lines))
+        return DealScored(
+            self.outcome.value, self.declarer, self.contract, self.dark_game, tuple(lines)
+        )

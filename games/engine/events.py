@@ -172,6 +172,7 @@ class Samosval:
 class GoldenReset:
     """No golden contract was made: scores, bolts and the barrel return to 0 (§6.2)."""
 
+
 @dataclass(slots=True)
 class MatchWon:
     seat: int

@@ -103,7 +103,11 @@ class Match:
 
     def __init__(self, options: Options, first_dealer: int, rng: random.Random | None) -> None:
         n = options.players
-        if not (isinstance(first_dealer, int) and not isinstance(first_dealer, bool) and 0 <= first_dealer < n):
+        if not (
+            isinstance(first_dealer, int)
+            and not isinstance(first_dealer, bool)
+            and 0 <= first_dealer < n
+        ):
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}")
         self.options = options
         self.players = n
@@ -126,7 +130,11 @@ class Match:
 
     @classmethod
     def new(
-        cls, options: Options | None = None, *, seed: int | str | None = None, first_dealer: int | None = None
+        cls,
+        options: Options | None = None,
+        *,
+        seed: int | str | None = None,
+        first_dealer: int | None = None,
     ) -> Match:
         """A match that deals its own cards: reproducibly from ``seed``, else from the
         operating system's cryptographically secure generator."""
@@ -225,7 +233,9 @@ class Match:
         Returns the events it caused; raises and changes nothing when it is not allowed."""
         deal = self.deal
         if deal is None or deal.phase is _COMPLETE or self.winner is not None:
-            raise IllegalAction("the match is over" if self.winner is not None else "no deal is in progress")
+            raise IllegalAction(
+                "the match is over" if self.winner is not None else "no deal is in progress"
+            )
         actor = deal.to_act
         dealt = deal.apply(action, seat)
         self.log[-1].actions.append((actor, action))
@@ -242,7 +252,9 @@ class Match:
         every card once, 7 cards a hand and a talon of 3 (four players: the dealer's hand
         empty), or 10 a hand and two talons of 2 with two players (§2.1, §4, §5)."""
         if not self.awaiting_deal:
-            raise IllegalAction("a deal is in progress" if self.winner is None else "the match is over")
+            raise IllegalAction(
+                "a deal is in progress" if self.winner is None else "the match is over"
+            )
         n = self.players
         if len(hands) != n:
             raise MalformedRecord(f"need {n} hands")
@@ -251,7 +263,9 @@ class Match:
             want = 0 if n == 4 and seat == self.dealer else hand_size
             if hand.bit_count() != want:
                 raise MalformedRecord(f"seat {seat} must be dealt {want} cards")
-        if len(talons) != len(talon_sizes) or any(t.bit_count() != s for t, s in zip(talons, talon_sizes)):
+        if len(talons) != len(talon_sizes) or any(
+            t.bit_count() != s for t, s in zip(talons, talon_sizes)
+        ):
             raise MalformedRecord("wrong talon size")
         union = 0
         total = 0
@@ -306,7 +320,9 @@ class Match:
         n = self.players
         if deal.outcome is Outcome.REDEAL:
             # A redeal scores nothing and the same dealer deals again (§2.9).
-            self._record(deal, declarer=deal.declarer if deal.declarer >= 0 else None, contract=None)
+            self._record(
+                deal, declarer=deal.declarer if deal.declarer >= 0 else None, contract=None
+            )
             return
         opts = self.options
         scores = self.scores
@@ -452,7 +468,9 @@ def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int]
     return deal_in_order(sorted(_DECK, key=keys.__getitem__), players, dealer)
 
 
-def deal_in_order(order: Sequence[int], players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
+def deal_in_order(
+    order: Sequence[int], players: int, dealer: int
+) -> tuple[list[int], tuple[int, ...]]:
     """Deal a deck given top card first (card indices): each hand in seat order takes the
     next cards of its size, then each talon (:func:`deal_layout`)."""
     masks = []

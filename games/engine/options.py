@@ -60,10 +60,13 @@ class Options:
         _check(_is_int(self.target) and self.target > 0, "target", self.target)
         for name in _BOOL_OPTIONS:
             _check(isinstance(getattr(self, name), bool), name, getattr(self, name))
-        _check(isinstance(self.barrel_bidding, BarrelBidding), "barrel_bidding", self.barrel_bidding)
+        _check(
+            isinstance(self.barrel_bidding, BarrelBidding), "barrel_bidding", self.barrel_bidding
+        )
         _check(isinstance(self.bolts, Bolts), "bolts", self.bolts)
         _check(
-            self.red_threshold is None or (_is_int(self.red_threshold) and self.red_threshold in RED_THRESHOLDS),
+            self.red_threshold is None
+            or (_is_int(self.red_threshold) and self.red_threshold in RED_THRESHOLDS),
             "red_threshold",
             self.red_threshold,
         )
@@ -80,7 +83,9 @@ class Options:
         if "players" in kwargs:
             _check(_is_int(kwargs["players"]), "players", kwargs["players"])
         if "barrel_bidding" in kwargs:
-            kwargs["barrel_bidding"] = _enum(BarrelBidding, "barrel_bidding", kwargs["barrel_bidding"])
+            kwargs["barrel_bidding"] = _enum(
+                BarrelBidding, "barrel_bidding", kwargs["barrel_bidding"]
+            )
         if "bolts" in kwargs:
             kwargs["bolts"] = _enum(Bolts, "bolts", kwargs["bolts"])
         return cls(**kwargs)

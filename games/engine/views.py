@@ -121,7 +121,6 @@ class View:
             "legal": [a.to_dict() for a in self.legal],
         }
 
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> View:
         """The inverse of :meth:`to_dict`: a view received as JSON (over the websocket)
@@ -145,7 +144,9 @@ class View:
                 "hand": cards(data["hand"]),
                 "hand_sizes": tuple(data["hand_sizes"]),
                 "talon": cards(data["talon"]),
-                "given_to_me": None if data["given_to_me"] is None else parse_card(data["given_to_me"]),
+                "given_to_me": None
+                if data["given_to_me"] is None
+                else parse_card(data["given_to_me"]),
                 "given_by_me": seated(data["given_by_me"]),
                 "passed": tuple(data["passed"]),
                 "trick": seated(data["trick"]),
@@ -176,7 +177,9 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
 
 
 def view_for(match: MatchState, seat: int | None) -> View:
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.players):
+    if seat is not None and (
+        not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.players
+    ):
         raise ValueError(f"no seat {seat}")
     deal = match.deal
     base: dict[str, Any] = {
@@ -216,7 +219,9 @@ def view_for(match: MatchState, seat: int | None) -> View:
         if deal.given[seat] >= 0:
             given_to_me = _cards_of(1 << deal.given[seat])[0]
         if seat == declarer:
-            given_by_me = tuple((to, _cards_of(1 << c)[0]) for to, c in enumerate(deal.given) if c >= 0)
+            given_by_me = tuple(
+                (to, _cards_of(1 << c)[0]) for to, c in enumerate(deal.given) if c >= 0
+            )
     legal: tuple[Action, ...] = ()
     if seat is not None and match.to_act == seat:
         legal = tuple(match.legal_actions())

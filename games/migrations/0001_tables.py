@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,136 +15,352 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('players', models.PositiveSmallIntegerField(default=3, verbose_name='players')),
-                ('preset', models.CharField(default='classic', help_text='The preset the options came from.', max_length=16, verbose_name='preset')),
-                ('options', models.JSONField(help_text="The engine's options, all of them.", verbose_name='options')),
-                ('rated', models.BooleanField(default=False, verbose_name='rated')),
-                ('is_private', models.BooleanField(default=False, help_text='Not listed; joined with the invite link.', verbose_name='private')),
-                ('invite_code', models.CharField(default=games.models.new_invite_code, max_length=32, unique=True, verbose_name='invite code')),
-                ('move_seconds', models.PositiveIntegerField(default=30, help_text='The clock for every action.', verbose_name='seconds per action')),
-                ('status', models.CharField(choices=[('open', 'open'), ('playing', 'playing'), ('finished', 'finished'), ('abandoned', 'abandoned')], db_index=True, default='open', max_length=10, verbose_name='status')),
-                ('version', models.PositiveIntegerField(default=0, help_text='Actions applied.', verbose_name='version')),
-                ('first_dealer', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='first dealer')),
-                ('deadline', models.DateTimeField(blank=True, null=True, verbose_name='deadline')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('started_at', models.DateTimeField(blank=True, null=True, verbose_name='started')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='finished')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tables_created', to=settings.AUTH_USER_MODEL, verbose_name='created by')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("players", models.PositiveSmallIntegerField(default=3, verbose_name="players")),
+                (
+                    "preset",
+                    models.CharField(
+                        default="classic",
+                        help_text="The preset the options came from.",
+                        max_length=16,
+                        verbose_name="preset",
+                    ),
+                ),
+                (
+                    "options",
+                    models.JSONField(
+                        help_text="The engine's options, all of them.", verbose_name="options"
+                    ),
+                ),
+                ("rated", models.BooleanField(default=False, verbose_name="rated")),
+                (
+                    "is_private",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Not listed; joined with the invite link.",
+                        verbose_name="private",
+                    ),
+                ),
+                (
+                    "invite_code",
+                    models.CharField(
+                        default=games.models.new_invite_code,
+                        max_length=32,
+                        unique=True,
+                        verbose_name="invite code",
+                    ),
+                ),
+                (
+                    "move_seconds",
+                    models.PositiveIntegerField(
+                        default=30,
+                        help_text="The clock for every action.",
+                        verbose_name="seconds per action",
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "open"),
+                            ("playing", "playing"),
+                            ("finished", "finished"),
+                            ("abandoned", "abandoned"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "version",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Actions applied.", verbose_name="version"
+                    ),
+                ),
+                (
+                    "first_dealer",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="first dealer"
+                    ),
+                ),
+                ("deadline", models.DateTimeField(blank=True, null=True, verbose_name="deadline")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                ("started_at", models.DateTimeField(blank=True, null=True, verbose_name="started")),
+                (
+                    "finished_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="finished"),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="tables_created",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="created by",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'table',
-                'verbose_name_plural': 'tables',
-                'ordering': ['-created_at'],
+                "verbose_name": "table",
+                "verbose_name_plural": "tables",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('bot_level', models.CharField(blank=True, choices=[('random', 'random'), ('basic', 'basic'), ('strong', 'strong')], help_text='Empty for a person.', max_length=8, verbose_name='bot level')),
-                ('away', models.BooleanField(default=False, help_text='A bot plays for the person until he acts again.', verbose_name='away')),
-                ('timeouts_in_row', models.PositiveSmallIntegerField(default=0, verbose_name='timeouts in a row')),
-                ('resigned', models.BooleanField(default=False, help_text='A bot plays to the end; the player finishes last.', verbose_name='resigned')),
-                ('joined_at', models.DateTimeField(auto_now_add=True, verbose_name='joined')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL, verbose_name='player')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField(verbose_name="seat")),
+                (
+                    "bot_level",
+                    models.CharField(
+                        blank=True,
+                        choices=[("random", "random"), ("basic", "basic"), ("strong", "strong")],
+                        help_text="Empty for a person.",
+                        max_length=8,
+                        verbose_name="bot level",
+                    ),
+                ),
+                (
+                    "away",
+                    models.BooleanField(
+                        default=False,
+                        help_text="A bot plays for the person until he acts again.",
+                        verbose_name="away",
+                    ),
+                ),
+                (
+                    "timeouts_in_row",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="timeouts in a row"),
+                ),
+                (
+                    "resigned",
+                    models.BooleanField(
+                        default=False,
+                        help_text="A bot plays to the end; the player finishes last.",
+                        verbose_name="resigned",
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True, verbose_name="joined")),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'seat',
-                'verbose_name_plural': 'seats',
-                'ordering': ['table', 'number'],
+                "verbose_name": "seat",
+                "verbose_name_plural": "seats",
+                "ordering": ["table", "number"],
             },
         ),
         migrations.CreateModel(
-            name='MatchResult',
+            name="MatchResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('finished_at', models.DateTimeField(verbose_name='finished')),
-                ('final_scores', models.JSONField(verbose_name='final scores')),
-                ('placements', models.JSONField(help_text='By seat: 1 is the winner; equal scores share a place.', verbose_name='placements')),
-                ('winner_seat', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="winner's seat")),
-                ('deals', models.PositiveIntegerField(verbose_name='deals')),
-                ('record', models.JSONField(verbose_name='match record')),
-                ('table', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='result', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("finished_at", models.DateTimeField(verbose_name="finished")),
+                ("final_scores", models.JSONField(verbose_name="final scores")),
+                (
+                    "placements",
+                    models.JSONField(
+                        help_text="By seat: 1 is the winner; equal scores share a place.",
+                        verbose_name="placements",
+                    ),
+                ),
+                (
+                    "winner_seat",
+                    models.PositiveSmallIntegerField(
+                        blank=True, null=True, verbose_name="winner's seat"
+                    ),
+                ),
+                ("deals", models.PositiveIntegerField(verbose_name="deals")),
+                ("record", models.JSONField(verbose_name="match record")),
+                (
+                    "table",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="result",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'match result',
-                'verbose_name_plural': 'match results',
-                'ordering': ['-finished_at'],
+                "verbose_name": "match result",
+                "verbose_name_plural": "match results",
+                "ordering": ["-finished_at"],
             },
         ),
         migrations.CreateModel(
-            name='Dealing',
+            name="Dealing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(verbose_name='dealing')),
-                ('dealer', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='dealer')),
-                ('commitment', models.CharField(max_length=64, verbose_name='commitment')),
-                ('server_seed', models.CharField(max_length=64, verbose_name='server seed')),
-                ('client_seeds', models.JSONField(blank=True, default=dict, verbose_name='client seeds')),
-                ('dealt_at', models.DateTimeField(blank=True, null=True, verbose_name='dealt')),
-                ('revealed', models.BooleanField(default=False, verbose_name='revealed')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='dealings', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(verbose_name="dealing")),
+                (
+                    "dealer",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="dealer"),
+                ),
+                ("commitment", models.CharField(max_length=64, verbose_name="commitment")),
+                ("server_seed", models.CharField(max_length=64, verbose_name="server seed")),
+                (
+                    "client_seeds",
+                    models.JSONField(blank=True, default=dict, verbose_name="client seeds"),
+                ),
+                ("dealt_at", models.DateTimeField(blank=True, null=True, verbose_name="dealt")),
+                ("revealed", models.BooleanField(default=False, verbose_name="revealed")),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="dealings",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'dealing',
-                'verbose_name_plural': 'dealings',
-                'ordering': ['table', 'number'],
+                "verbose_name": "dealing",
+                "verbose_name_plural": "dealings",
+                "ordering": ["table", "number"],
             },
         ),
         migrations.CreateModel(
-            name='TableAction',
+            name="TableAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField(verbose_name='version')),
-                ('dealing', models.PositiveIntegerField(verbose_name='dealing')),
-                ('seat', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('action', models.JSONField(verbose_name='action')),
-                ('source', models.CharField(choices=[('human', 'person'), ('bot', 'bot'), ('timeout', 'timeout')], max_length=8, verbose_name='source')),
-                ('client_id', models.CharField(blank=True, max_length=64, null=True, verbose_name='client message id')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='time')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='games.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(verbose_name="version")),
+                ("dealing", models.PositiveIntegerField(verbose_name="dealing")),
+                ("seat", models.PositiveSmallIntegerField(verbose_name="seat")),
+                ("action", models.JSONField(verbose_name="action")),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[("human", "person"), ("bot", "bot"), ("timeout", "timeout")],
+                        max_length=8,
+                        verbose_name="source",
+                    ),
+                ),
+                (
+                    "client_id",
+                    models.CharField(
+                        blank=True, max_length=64, null=True, verbose_name="client message id"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="time")),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="actions",
+                        to="games.table",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'action',
-                'verbose_name_plural': 'action log',
-                'ordering': ['table', 'version'],
+                "verbose_name": "action",
+                "verbose_name_plural": "action log",
+                "ordering": ["table", "version"],
             },
         ),
         migrations.AddIndex(
-            model_name='table',
-            index=models.Index(condition=models.Q(('status', 'playing')), fields=['deadline'], name='games_table_clock'),
+            model_name="table",
+            index=models.Index(
+                condition=models.Q(("status", "playing")),
+                fields=["deadline"],
+                name="games_table_clock",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('players__in', (2, 3, 4))), name='games_table_players'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("players__in", (2, 3, 4))), name="games_table_players"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='games_seat_unique_number'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("table", "number"), name="games_seat_unique_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('table', 'user'), name='games_seat_unique_user'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("table", "user"),
+                name="games_seat_unique_user",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('bot_level', ''), ('user__isnull', False)), models.Q(('user__isnull', True), models.Q(('bot_level', ''), _negated=True)), _connector='OR'), name='games_seat_person_or_bot'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("bot_level", ""), ("user__isnull", False)),
+                    models.Q(("user__isnull", True), models.Q(("bot_level", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="games_seat_person_or_bot",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='dealing',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='games_dealing_unique_number'),
+            model_name="dealing",
+            constraint=models.UniqueConstraint(
+                fields=("table", "number"), name="games_dealing_unique_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableaction',
-            constraint=models.UniqueConstraint(fields=('table', 'version'), name='games_action_unique_version'),
+            model_name="tableaction",
+            constraint=models.UniqueConstraint(
+                fields=("table", "version"), name="games_action_unique_version"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tableaction',
-            constraint=models.UniqueConstraint(condition=models.Q(('client_id__isnull', False)), fields=('table', 'seat', 'client_id'), name='games_action_unique_client_id'),
+            model_name="tableaction",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("client_id__isnull", False)),
+                fields=("table", "seat", "client_id"),
+                name="games_action_unique_client_id",
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_tables'),
+        ("games", "0001_tables"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='seats_version',
-            field=models.PositiveIntegerField(default=0, verbose_name='seats version'),
+            model_name="table",
+            name="seats_version",
+            field=models.PositiveIntegerField(default=0, verbose_name="seats version"),
         ),
     ]

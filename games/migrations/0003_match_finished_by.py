@@ -4,25 +4,42 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_seats_version'),
+        ("games", "0002_seats_version"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='matchresult',
-            name='finished_by',
-            field=models.CharField(choices=[('won', 'won'), ('time', 'time limit'), ('resigned', 'everyone resigned'), ('abandoned', 'stopped by the organiser')], default='won', help_text='Won, or cut short: then the places go by the scores after the last complete deal.', max_length=12, verbose_name='finished by'),
+            model_name="matchresult",
+            name="finished_by",
+            field=models.CharField(
+                choices=[
+                    ("won", "won"),
+                    ("time", "time limit"),
+                    ("resigned", "everyone resigned"),
+                    ("abandoned", "stopped by the organiser"),
+                ],
+                default="won",
+                help_text="Won, or cut short: then the places go by the scores after the last complete deal.",
+                max_length=12,
+                verbose_name="finished by",
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='finish_after_deals',
-            field=models.PositiveIntegerField(blank=True, null=True, verbose_name='finish after deals'),
+            model_name="table",
+            name="finish_after_deals",
+            field=models.PositiveIntegerField(
+                blank=True, null=True, verbose_name="finish after deals"
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='finishing_by',
-            field=models.CharField(blank=True, help_text='Why the match is to end early.', max_length=12, verbose_name='finishing by'),
+            model_name="table",
+            name="finishing_by",
+            field=models.CharField(
+                blank=True,
+                help_text="Why the match is to end early.",
+                max_length=12,
+                verbose_name="finishing by",
+            ),
         ),
     ]

@@ -5,20 +5,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_match_finished_by'),
+        ("games", "0003_match_finished_by"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='log_archived_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='log archived'),
+            model_name="table",
+            name="log_archived_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="log archived"),
         ),
         migrations.AddIndex(
-            model_name='table',
-            index=models.Index(condition=models.Q(('log_archived_at__isnull', True), ('status', 'finished')), fields=['finished_at'], name='games_table_to_archive'),
+            model_name="table",
+            index=models.Index(
+                condition=models.Q(("log_archived_at__isnull", True), ("status", "finished")),
+                fields=["finished_at"],
+                name="games_table_to_archive",
+            ),
         ),
     ]

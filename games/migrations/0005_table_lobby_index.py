@@ -5,15 +5,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_table_log_archived_at'),
+        ("games", "0004_table_log_archived_at"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='table',
-            index=models.Index(condition=models.Q(('is_private', False), ('status', 'open')), fields=['-created_at'], name='games_table_lobby'),
+            model_name="table",
+            index=models.Index(
+                condition=models.Q(("is_private", False), ("status", "open")),
+                fields=["-created_at"],
+                name="games_table_lobby",
+            ),
         ),
     ]

@@ -4,15 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_table_lobby_index'),
+        ("games", "0005_table_lobby_index"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='seat',
-            name='bot_level',
-            field=models.CharField(blank=True, choices=[('random', 'random'), ('basic', 'basic'), ('strong', 'strong'), ('master', 'master')], help_text='Empty for a person.', max_length=8, verbose_name='bot level'),
+            model_name="seat",
+            name="bot_level",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("random", "random"),
+                    ("basic", "basic"),
+                    ("strong", "strong"),
+                    ("master", "master"),
+                ],
+                help_text="Empty for a person.",
+                max_length=8,
+                verbose_name="bot level",
+            ),
         ),
     ]

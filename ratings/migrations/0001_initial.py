@@ -6,131 +6,257 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0001_tables'),
+        ("games", "0001_tables"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatedResult',
-            fields=[
-            ],
+            name="RatedResult",
+            fields=[],
             options={
-                'verbose_name': 'match result (ratings)',
-                'verbose_name_plural': 'match results (ratings)',
-                'proxy': True,
-                'indexes': [],
-                'constraints': [],
+                "verbose_name": "match result (ratings)",
+                "verbose_name_plural": "match results (ratings)",
+                "proxy": True,
+                "indexes": [],
+                "constraints": [],
             },
-            bases=('games.matchresult',),
+            bases=("games.matchresult",),
         ),
         migrations.CreateModel(
-            name='Competitor',
+            name="Competitor",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bot_level', models.CharField(blank=True, choices=[('random', 'random bot'), ('basic', 'basic bot'), ('strong', 'strong bot')], default='', max_length=16, verbose_name='bot level')),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='competitor', to=settings.AUTH_USER_MODEL, verbose_name='user')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "bot_level",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("random", "random bot"),
+                            ("basic", "basic bot"),
+                            ("strong", "strong bot"),
+                        ],
+                        default="",
+                        max_length=16,
+                        verbose_name="bot level",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="competitor",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="user",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'competitor',
-                'verbose_name_plural': 'competitors',
-            },
-        ),
-        migrations.CreateModel(
-            name='Rating',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('players', models.PositiveSmallIntegerField(verbose_name='players at the table')),
-                ('rating', models.FloatField(default=1500.0, verbose_name='rating')),
-                ('games', models.PositiveIntegerField(default=0, verbose_name='rated matches')),
-                ('wins', models.PositiveIntegerField(default=0, verbose_name='wins')),
-                ('provisional', models.BooleanField(default=True, verbose_name='provisional')),
-                ('is_bot', models.BooleanField(default=False, verbose_name='bot')),
-                ('last_played', models.DateTimeField(blank=True, null=True, verbose_name='last played')),
-                ('competitor', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='ratings.competitor')),
-            ],
-            options={
-                'verbose_name': 'rating',
-                'verbose_name_plural': 'ratings',
-            },
-        ),
-        migrations.CreateModel(
-            name='RatingChange',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('players', models.PositiveSmallIntegerField(verbose_name='players at the table')),
-                ('played_at', models.DateTimeField(verbose_name='played at')),
-                ('seat', models.PositiveSmallIntegerField(verbose_name='seat')),
-                ('place', models.PositiveSmallIntegerField(verbose_name='place')),
-                ('before', models.FloatField(verbose_name='rating before')),
-                ('after', models.FloatField(verbose_name='rating after')),
-                ('delta', models.FloatField(verbose_name='change')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('deals', models.PositiveSmallIntegerField(default=0, verbose_name='deals played')),
-                ('points', models.IntegerField(default=0, verbose_name='points from deals')),
-                ('contracts_made', models.PositiveSmallIntegerField(default=0, verbose_name='contracts made')),
-                ('contracts_failed', models.PositiveSmallIntegerField(default=0, verbose_name='contracts failed')),
-                ('bolts', models.PositiveSmallIntegerField(default=0, verbose_name='bolts')),
-                ('barrels', models.PositiveSmallIntegerField(default=0, verbose_name='times on the barrel')),
-                ('barrel_won', models.BooleanField(default=False, verbose_name='won from the barrel')),
-                ('competitor', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='ratings.competitor')),
-                ('result', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.matchresult')),
-            ],
-            options={
-                'verbose_name': 'rating change',
-                'verbose_name_plural': 'rating changes',
+                "verbose_name": "competitor",
+                "verbose_name_plural": "competitors",
             },
         ),
         migrations.CreateModel(
-            name='ResultCorrection',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('annulled', models.BooleanField(default=False, verbose_name='annulled')),
-                ('placements', models.JSONField(blank=True, help_text="Places by seat, 1 = winner, e.g. [2, 1, 3]. Empty keeps the result's own.", null=True, verbose_name='amended placements')),
-                ('reason', models.CharField(blank=True, max_length=200, verbose_name='reason')),
-                ('at', models.DateTimeField(auto_now=True)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('result', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='correction', to='games.matchresult')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("players", models.PositiveSmallIntegerField(verbose_name="players at the table")),
+                ("rating", models.FloatField(default=1500.0, verbose_name="rating")),
+                ("games", models.PositiveIntegerField(default=0, verbose_name="rated matches")),
+                ("wins", models.PositiveIntegerField(default=0, verbose_name="wins")),
+                ("provisional", models.BooleanField(default=True, verbose_name="provisional")),
+                ("is_bot", models.BooleanField(default=False, verbose_name="bot")),
+                (
+                    "last_played",
+                    models.DateTimeField(blank=True, null=True, verbose_name="last played"),
+                ),
+                (
+                    "competitor",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="ratings.competitor",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'result correction',
-                'verbose_name_plural': 'result corrections',
+                "verbose_name": "rating",
+                "verbose_name_plural": "ratings",
+            },
+        ),
+        migrations.CreateModel(
+            name="RatingChange",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("players", models.PositiveSmallIntegerField(verbose_name="players at the table")),
+                ("played_at", models.DateTimeField(verbose_name="played at")),
+                ("seat", models.PositiveSmallIntegerField(verbose_name="seat")),
+                ("place", models.PositiveSmallIntegerField(verbose_name="place")),
+                ("before", models.FloatField(verbose_name="rating before")),
+                ("after", models.FloatField(verbose_name="rating after")),
+                ("delta", models.FloatField(verbose_name="change")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("deals", models.PositiveSmallIntegerField(default=0, verbose_name="deals played")),
+                ("points", models.IntegerField(default=0, verbose_name="points from deals")),
+                (
+                    "contracts_made",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="contracts made"),
+                ),
+                (
+                    "contracts_failed",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="contracts failed"),
+                ),
+                ("bolts", models.PositiveSmallIntegerField(default=0, verbose_name="bolts")),
+                (
+                    "barrels",
+                    models.PositiveSmallIntegerField(default=0, verbose_name="times on the barrel"),
+                ),
+                (
+                    "barrel_won",
+                    models.BooleanField(default=False, verbose_name="won from the barrel"),
+                ),
+                (
+                    "competitor",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="ratings.competitor",
+                    ),
+                ),
+                (
+                    "result",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="games.matchresult",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "rating change",
+                "verbose_name_plural": "rating changes",
+            },
+        ),
+        migrations.CreateModel(
+            name="ResultCorrection",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("annulled", models.BooleanField(default=False, verbose_name="annulled")),
+                (
+                    "placements",
+                    models.JSONField(
+                        blank=True,
+                        help_text="Places by seat, 1 = winner, e.g. [2, 1, 3]. Empty keeps the result's own.",
+                        null=True,
+                        verbose_name="amended placements",
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=200, verbose_name="reason")),
+                ("at", models.DateTimeField(auto_now=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "result",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="correction",
+                        to="games.matchresult",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "result correction",
+                "verbose_name_plural": "result corrections",
             },
         ),
         migrations.AddConstraint(
-            model_name='competitor',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('user__isnull', False), ('bot_level', '')), models.Q(('user__isnull', True), models.Q(('bot_level', ''), _negated=True)), _connector='OR'), name='ratings_competitor_user_xor_bot'),
+            model_name="competitor",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("user__isnull", False), ("bot_level", "")),
+                    models.Q(("user__isnull", True), models.Q(("bot_level", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="ratings_competitor_user_xor_bot",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='competitor',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', True)), fields=('bot_level',), name='ratings_competitor_one_per_bot_level'),
+            model_name="competitor",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", True)),
+                fields=("bot_level",),
+                name="ratings_competitor_one_per_bot_level",
+            ),
         ),
         migrations.AddIndex(
-            model_name='rating',
-            index=models.Index(fields=['players', '-rating', 'id'], include=('provisional', 'is_bot', 'last_played'), name='ratings_board_idx'),
+            model_name="rating",
+            index=models.Index(
+                fields=["players", "-rating", "id"],
+                include=("provisional", "is_bot", "last_played"),
+                name="ratings_board_idx",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='rating',
-            constraint=models.UniqueConstraint(fields=('competitor', 'players'), name='ratings_rating_one_per_pool'),
+            model_name="rating",
+            constraint=models.UniqueConstraint(
+                fields=("competitor", "players"), name="ratings_rating_one_per_pool"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='rating',
-            constraint=models.CheckConstraint(condition=models.Q(('players__in', (2, 3, 4))), name='ratings_rating_players_2_3_4'),
+            model_name="rating",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("players__in", (2, 3, 4))), name="ratings_rating_players_2_3_4"
+            ),
         ),
         migrations.AddIndex(
-            model_name='ratingchange',
-            index=models.Index(fields=['competitor', 'players', 'played_at'], name='ratings_history_idx'),
+            model_name="ratingchange",
+            index=models.Index(
+                fields=["competitor", "players", "played_at"], name="ratings_history_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='ratingchange',
-            index=models.Index(fields=['played_at', 'result'], name='ratings_change_time_idx'),
+            model_name="ratingchange",
+            index=models.Index(fields=["played_at", "result"], name="ratings_change_time_idx"),
         ),
         migrations.AddConstraint(
-            model_name='ratingchange',
-            constraint=models.UniqueConstraint(fields=('competitor', 'result'), name='ratings_change_once_per_result'),
+            model_name="ratingchange",
+            constraint=models.UniqueConstraint(
+                fields=("competitor", "result"), name="ratings_change_once_per_result"
+            ),
         ),
     ]

@@ -4,15 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0001_initial'),
+        ("ratings", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='competitor',
-            name='bot_level',
-            field=models.CharField(blank=True, choices=[('random', 'random bot'), ('basic', 'basic bot'), ('strong', 'strong bot'), ('master', 'master bot')], default='', max_length=16, verbose_name='bot level'),
+            model_name="competitor",
+            name="bot_level",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("random", "random bot"),
+                    ("basic", "basic bot"),
+                    ("strong", "strong bot"),
+                    ("master", "master bot"),
+                ],
+                default="",
+                max_length=16,
+                verbose_name="bot level",
+            ),
         ),
     ]

@@ -43,7 +43,9 @@ def test_token_needs_no_csrf_token_from_a_signed_in_browser():
     user = UserFactory()
     browser.force_login(user)
 
-    response = browser.post("/api/v1/auth/token/", {"username": user.username, "password": PASSWORD})
+    response = browser.post(
+        "/api/v1/auth/token/", {"username": user.username, "password": PASSWORD}
+    )
 
     assert response.status_code == 200
 
@@ -94,15 +96,24 @@ def test_me_patch_with_a_bad_country_is_refused_and_changes_nothing(api):
 
 @pytest.mark.django_db
 def test_signup_by_api_creates_an_account_and_answers_its_token(client):
-    response = client.post("/api/v1/auth/signup/", {"username": "robot7", "password": "long enough passphrase 7"},
-                           content_type="application/json")
+    response = client.post(
+        "/api/v1/auth/signup/",
+        {"username": "robot7", "password": "long enough passphrase 7"},
+        content_type="application/json",
+    )
     assert response.status_code == 201 and response.json()["token"]
 
 
 @pytest.mark.django_db
 def test_signup_by_api_refuses_a_taken_name_in_any_case(client):
-    client.post("/api/v1/auth/signup/", {"username": "Robot", "password": "long enough passphrase 7"},
-                content_type="application/json")
-    response = client.post("/api/v1/auth/signup/", {"username": "ROBOT", "password": "long enough passphrase 7"},
-                           content_type="application/json")
+    client.post(
+        "/api/v1/auth/signup/",
+        {"username": "Robot", "password": "long enough passphrase 7"},
+        content_type="application/json",
+    )
+    response = client.post(
+        "/api/v1/auth/signup/",
+        {"username": "ROBOT", "password": "long enough passphrase 7"},
+        content_type="application/json",
+    )
     assert response.status_code == 400 and "username" in response.json()["error"]["fields"]

@@ -26,12 +26,19 @@ def few_signups(settings):
 
 def api_signup(n: int, **extra):
     return APIClient().post(
-        "/api/v1/auth/signup/", {"username": f"newcomer{n}", "password": "a long passphrase 7"}, format="json", **extra
+        "/api/v1/auth/signup/",
+        {"username": f"newcomer{n}", "password": "a long passphrase 7"},
+        format="json",
+        **extra,
     )
 
 
 def page_signup(client, n: int, **extra):
-    data = {"username": f"reader{n}", "password1": "a long passphrase 7", "password2": "a long passphrase 7"}
+    data = {
+        "username": f"reader{n}",
+        "password1": "a long passphrase 7",
+        "password2": "a long passphrase 7",
+    }
     return client.post("/accounts/signup/", data, **extra)
 
 
@@ -94,12 +101,16 @@ def test_x_forwarded_for_is_read_as_far_as_the_trusted_proxies(rf, settings):
 
 
 def token_attempt(username: str, password: str, address: str = "10.0.0.1"):
-    return APIClient().post("/api/v1/auth/token/", {"username": username, "password": password}, REMOTE_ADDR=address)
+    return APIClient().post(
+        "/api/v1/auth/token/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
 
 
 def test_wrong_passwords_for_one_account_lock_it_with_a_lift_time(settings):
     UserFactory(username="alice")
-    statuses = [token_attempt("alice", f"guess{n}", address=f"10.0.0.{n}").status_code for n in range(6)]
+    statuses = [
+        token_attempt("alice", f"guess{n}", address=f"10.0.0.{n}").status_code for n in range(6)
+    ]
 
     assert statuses == [400] * (settings.SIGNIN_FAILURES_PER_ACCOUNT - 1) + [429, 429]
     locked = token_attempt("alice", PASSWORD, address="10.9.9.9")
@@ -161,9 +172,20 @@ def cache_backend(**variables: str) -> str:
     import subprocess
     import sys
 
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")
+    }
     env.update(variables, DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING")
-    done = subprocess.run([sys.executable, "-c", CACHE_PROBE], env=env, capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CACHE_PROBE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return done.stdout.strip().splitlines()[-1]
 
 

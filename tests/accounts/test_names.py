@@ -25,7 +25,9 @@ def refused(field: str, **names: str) -> list[str]:
 def test_a_cyrillic_lookalike_of_an_existing_username_is_refused():
     user_create(username="alice", password=PASSWORD)
 
-    assert refused("username", username="\u0430lice") == ["This name looks too much like another player's name."]
+    assert refused("username", username="\u0430lice") == [
+        "This name looks too much like another player's name."
+    ]
 
 
 def test_a_display_name_may_not_look_like_another_players_username():
@@ -64,7 +66,9 @@ def test_a_profile_change_to_another_players_name_changes_nothing():
     mallory = UserFactory(username="mallory", display_name="Mal")
 
     with pytest.raises(ValidationError):
-        user_profile_update(user=mallory, display_name="\u0430lice", country="", preferred_language="")
+        user_profile_update(
+            user=mallory, display_name="\u0430lice", country="", preferred_language=""
+        )
     mallory.refresh_from_db()
     assert mallory.display_name == "Mal"
 
@@ -77,14 +81,17 @@ def test_the_api_refuses_a_lookalike_in_the_error_shape():
     )
 
     assert response.status_code == 400
-    assert response.json()["error"]["fields"]["username"] == ["This name looks too much like another player's name."]
+    assert response.json()["error"]["fields"]["username"] == [
+        "This name looks too much like another player's name."
+    ]
 
 
 def test_the_sign_up_page_refuses_a_lookalike(client):
     UserFactory(username="alice")
 
     response = client.post(
-        "/accounts/signup/", {"username": "\u0430lice", "password1": PASSWORD, "password2": PASSWORD}
+        "/accounts/signup/",
+        {"username": "\u0430lice", "password1": PASSWORD, "password2": PASSWORD},
     )
 
     assert response.status_code == 400

@@ -12,7 +12,11 @@ NEW_PASSWORD = "another long passphrase 42"
 
 
 def token_for(user) -> str:
-    return APIClient().post("/api/v1/auth/token/", {"username": user.username, "password": PASSWORD}).json()["token"]
+    return (
+        APIClient()
+        .post("/api/v1/auth/token/", {"username": user.username, "password": PASSWORD})
+        .json()["token"]
+    )
 
 
 def with_token(key: str) -> APIClient:

@@ -12,7 +12,9 @@ from games.engine.match import deal_cards as random_cards
 TEST_BUDGET = Budget(seconds=None, samples=2)
 
 
-def table(options: Options, seed: int, scores: list[int] | None = None, sitter: int | None = None) -> Match:
+def table(
+    options: Options, seed: int, scores: list[int] | None = None, sitter: int | None = None
+) -> Match:
     """A match whose next deal starts from ``scores`` (and a sitter on the barrel)."""
     rng = random.Random(seed)
     dealer = rng.randrange(options.players)

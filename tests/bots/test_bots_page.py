@@ -46,7 +46,9 @@ def test_a_pairing_of_few_layouts_gives_no_rating() -> None:
 
 
 def test_the_bench_only_strong_v1_stays_off_the_page() -> None:
-    report = build_report([_run(3, [("strong vs strong-v1", 9.0, 0.6), ("strong vs basic", 40.0, 0.7)])])
+    report = build_report(
+        [_run(3, [("strong vs strong-v1", 9.0, 0.6), ("strong vs basic", 40.0, 0.7)])]
+    )
     size = report["sizes"]["3"]
     assert [r["pairing"] for r in size["deals"]] == ["strong vs basic"]
     assert "strong-v1" not in size["timing"]
@@ -98,7 +100,9 @@ def test_the_bots_page_shows_the_committed_figures(client: object) -> None:
     assert f"{row['mean']:+.1f}" in page
 
 
-def test_the_lobbys_bot_choice_links_to_the_bots_page(client: object, django_user_model: object) -> None:
+def test_the_lobbys_bot_choice_links_to_the_bots_page(
+    client: object, django_user_model: object
+) -> None:
     user = django_user_model.objects.create_user(username="ann", password="pw-123456789")  # type: ignore[attr-defined]
     client.force_login(user)  # type: ignore[attr-defined]
     page = client.get(reverse("games:lobby")).content.decode()  # type: ignore[attr-defined]

@@ -39,7 +39,9 @@ def test_decide_takes_a_view_and_nothing_else() -> None:
 def test_a_view_holds_no_reference_to_the_match_or_the_deal() -> None:
     match = Match.new(Options(), seed=3)
     view = match.view(match.to_act)
-    assert all(not isinstance(getattr(view, f.name), (Match, Deal)) for f in dataclasses.fields(View))
+    assert all(
+        not isinstance(getattr(view, f.name), (Match, Deal)) for f in dataclasses.fields(View)
+    )
     assert not any(isinstance(o, (Match, Deal)) for o in _reachable(view))
 
 
@@ -54,7 +56,9 @@ def test_a_bot_keeps_no_reference_to_the_match(level: str) -> None:
     assert not any(isinstance(o, (Match, Deal)) for o in _reachable(bot))
 
 
-def _swap_hidden(hands: list[int], talons: tuple[int, ...], seat: int, rng: random.Random) -> tuple[list[int], tuple[int, ...]]:
+def _swap_hidden(
+    hands: list[int], talons: tuple[int, ...], seat: int, rng: random.Random
+) -> tuple[list[int], tuple[int, ...]]:
     """Move cards between the hands (and talons) ``seat`` cannot see, keeping sizes."""
     piles = [s for s in range(len(hands)) if s != seat and hands[s]]
     groups = [hands[s] for s in piles] + list(talons)

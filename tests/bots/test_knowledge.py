@@ -16,7 +16,13 @@ from .helpers import bots_for, table
 
 @pytest.mark.parametrize(
     "options",
-    [Options(), Options(players=2), Options(players=4), Options(show_talon_on_100=True), Options(dark=True)],
+    [
+        Options(),
+        Options(players=2),
+        Options(players=4),
+        Options(show_talon_on_100=True),
+        Options(dark=True),
+    ],
     ids=["classic", "two", "four", "show_talon", "dark"],
 )
 def test_knowledge_never_contradicts_the_hidden_cards(options: Options) -> None:
@@ -46,7 +52,9 @@ def test_knowledge_never_contradicts_the_hidden_cards(options: Options) -> None:
                         held = mask_marriages(deal.hands[s], options.ace_marriage)
                         assert held >= know.marriage_floor[s]
             if know.maybe_talon:
-                assert not know.maybe_talon & ~(deal.hands[know.declarer] | deal.hands[know.maybe_seat])
+                assert not know.maybe_talon & ~(
+                    deal.hands[know.declarer] | deal.hands[know.maybe_seat]
+                )
             if view.hand is not None:
                 hands, piles = sample_hands(know, rng)
                 assert [h.bit_count() for h in hands] == list(know.sizes)

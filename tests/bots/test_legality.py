@@ -38,7 +38,9 @@ options_st = st.builds(
     options=options_st,
     seed=st.integers(0, 2**32),
     levels=st.lists(st.sampled_from(LEVELS), min_size=4, max_size=4),
-    scores=st.lists(st.sampled_from((-400, -150, -20, 0, 40, 300, 700, 875)), min_size=4, max_size=4),
+    scores=st.lists(
+        st.sampled_from((-400, -150, -20, 0, 40, 300, 700, 875)), min_size=4, max_size=4
+    ),
     sitter=st.one_of(st.none(), st.integers(0, 3)),
 )
 def test_bots_play_only_legal_actions_in_every_variant(
@@ -54,7 +56,9 @@ def test_bots_play_only_legal_actions_in_every_variant(
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_basic_and_random_play_thousands_of_deals_legally(players: int) -> None:
     rng = random.Random(players)
-    presets = [Options.preset(p).replace(players=players) for p in ("classic", "igrafan", "club", "simple")]
+    presets = [
+        Options.preset(p).replace(players=players) for p in ("classic", "igrafan", "club", "simple")
+    ]
     decisions = 0
     for i in range(400):
         match = table(presets[i % 4], rng.randrange(2**32))
@@ -66,7 +70,9 @@ def test_basic_and_random_play_thousands_of_deals_legally(players: int) -> None:
 def test_strong_plays_whole_matches_legally() -> None:
     for players in (2, 3, 4):
         match = table(Options(players=players, barrel=False, target=300), seed=players)
-        play_out(match, bots_for(["strong", "basic", "strong", "basic"][:players], players), max_deals=6)
+        play_out(
+            match, bots_for(["strong", "basic", "strong", "basic"][:players], players), max_deals=6
+        )
 
 
 def test_strong_falls_back_to_basic_when_its_search_fails(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,7 +92,9 @@ EVERY_OPTION = [
     Options(dark=True, redeal=True, show_talon_on_100=True),
     Options(golden=True, redeal=True),
     Options(dark=True, golden=True, write_off_penalty=False, bolts=Bolts.ALWAYS),
-    Options(barrel_bidding=BarrelBidding.CLOSED, red_threshold=-100, bid_jumps=False, ace_marriage=False),
+    Options(
+        barrel_bidding=BarrelBidding.CLOSED, red_threshold=-100, bid_jumps=False, ace_marriage=False
+    ),
     Options(barrel=False, samosval=False, write_off=False, target=500),
 ]
 

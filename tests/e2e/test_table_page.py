@@ -151,7 +151,8 @@ def test_a_card_can_be_chosen_and_played_with_the_keyboard_alone(pages):
     page.keyboard.press("Enter")
 
     page.wait_for_function(
-        "v => Number(document.getElementById('table-root').dataset.version) > v", arg=before["version"]
+        "v => Number(document.getElementById('table-root').dataset.version) > v",
+        arg=before["version"],
     )
     assert chosen in cards and chosen not in state(page)["hand"]
 

@@ -40,7 +40,11 @@ def errors_have_the_one_shape(ctx: Any, response: Any, case: Any) -> bool | None
     try:
         body = response.json()
     except ValueError:
-        raise Failure(operation=case.operation.label, title="An error is not JSON", message=response.text[:200]) from None
+        raise Failure(
+            operation=case.operation.label,
+            title="An error is not JSON",
+            message=response.text[:200],
+        ) from None
     error = body.get("error") if isinstance(body, dict) else None
     if not (
         isinstance(body, dict)
@@ -50,7 +54,11 @@ def errors_have_the_one_shape(ctx: Any, response: Any, case: Any) -> bool | None
         and isinstance(error.get("message"), str)
         and "ErrorDetail(" not in error["message"]
     ):
-        raise Failure(operation=case.operation.label, title="An error is not in the one shape", message=str(body)[:300])
+        raise Failure(
+            operation=case.operation.label,
+            title="An error is not in the one shape",
+            message=str(body)[:300],
+        )
     return True
 
 

@@ -24,7 +24,9 @@ def committed() -> Iterator[None]:
         yield
 
 
-def open_table(*, humans: int = 1, bots: int = 2, level: str = "basic", **options: Any) -> tuple[Table, list[Any]]:
+def open_table(
+    *, humans: int = 1, bots: int = 2, level: str = "basic", **options: Any
+) -> tuple[Table, list[Any]]:
     users = [UserFactory() for _ in range(humans)]
     players = options.pop("players", humans + bots)
     table = services.table_create(user=users[0], players=players, **options)
@@ -62,7 +64,9 @@ def human_turn(table: Table, *, rng: random.Random | None = None) -> bool:
     view = state.match.view(seat)
     action = rng.choice(view.legal) if rng else make_bot("basic", seed=table.version).decide(view)
     with committed():
-        services.action_submit(table_id=table.pk, seat=seat, action=action, expected_version=table.version)
+        services.action_submit(
+            table_id=table.pk, seat=seat, action=action, expected_version=table.version
+        )
     return True
 
 

@@ -45,7 +45,9 @@ def test_every_action_sets_a_fresh_deadline_for_the_next_seat() -> None:
     table, _ = people_table()
     before = timezone.now()
     expire(table)
-    assert table.deadline is not None and table.deadline >= before + timedelta(seconds=table.move_seconds - 1)
+    assert table.deadline is not None and table.deadline >= before + timedelta(
+        seconds=table.move_seconds - 1
+    )
 
 
 def test_two_timeouts_in_a_row_hand_the_seat_to_a_bot() -> None:
@@ -65,7 +67,9 @@ def test_a_person_acting_again_takes_the_seat_back() -> None:
     table.refresh_from_db()
     action = current(table).match.legal_actions()[-1]
     with committed():
-        services.action_submit(table_id=table.pk, seat=seat, action=action, expected_version=table.version)
+        services.action_submit(
+            table_id=table.pk, seat=seat, action=action, expected_version=table.version
+        )
     seat_row = Seat.objects.get(table=table, number=seat)
     assert (seat_row.away, seat_row.timeouts_in_row) == (False, 0)
 
@@ -84,9 +88,14 @@ def test_a_lost_bot_turn_is_played_by_the_sweep() -> None:
     table, _ = started_table(humans=1, bots=2)
     if current(table).match.to_act == 0:
         with committed():
-            services.action_submit(table_id=table.pk, seat=0, action={"type": "pass"}, expected_version=0)
+            services.action_submit(
+                table_id=table.pk, seat=0, action={"type": "pass"}, expected_version=0
+            )
         table.refresh_from_db()
     scheduler.discard_pending()  # the worker that had the bot's turn died
     version = table.version
     expire(table)
-    assert table.version == version + 1 and TableAction.objects.get(table=table, version=version + 1).source == "bot"
+    assert (
+        table.version == version + 1
+        and TableAction.objects.get(table=table, version=version + 1).source == "bot"
+    )

@@ -64,7 +64,11 @@ def test_threads_racing_for_one_turn_apply_exactly_once() -> None:
             results.append(
                 outcome(
                     lambda: services.action_submit(
-                        table_id=table.pk, seat=seat, action=action, expected_version=0, client_id=f"t{n}"
+                        table_id=table.pk,
+                        seat=seat,
+                        action=action,
+                        expected_version=0,
+                        client_id=f"t{n}",
                     )
                 )
             )
@@ -107,7 +111,11 @@ def test_the_log_has_no_gap_and_no_duplicate_after_a_race() -> None:
     for thread in threads:
         thread.join()
     table.refresh_from_db()
-    versions = list(TableAction.objects.filter(table=table).values_list("version", flat=True).order_by("version"))
+    versions = list(
+        TableAction.objects.filter(table=table)
+        .values_list("version", flat=True)
+        .order_by("version")
+    )
     assert (failures, versions) == ([], list(range(1, table.version + 1))) and table.version > 0
 
 
@@ -175,7 +183,11 @@ def play_one(table: Any, *, client_id: str | None = None) -> int:
     mine = Table.objects.get(pk=table.pk)
     seat, action = a_legal_action(mine)
     applied = services.action_submit(
-        table_id=table.pk, seat=seat, action=action, expected_version=mine.version, client_id=client_id
+        table_id=table.pk,
+        seat=seat,
+        action=action,
+        expected_version=mine.version,
+        client_id=client_id,
     )
     return applied.version
 
@@ -209,7 +221,11 @@ def test_a_process_left_behind_by_another_catches_up_and_plays_on(other_process:
         play_one(table)
         play_one(table)
     version = play_one(table)
-    versions = list(TableAction.objects.filter(table=table).values_list("version", flat=True).order_by("version"))
+    versions = list(
+        TableAction.objects.filter(table=table)
+        .values_list("version", flat=True)
+        .order_by("version")
+    )
     assert (version, versions) == (4, [1, 2, 3, 4])
 
 
@@ -220,7 +236,9 @@ def test_a_version_another_process_has_moved_past_is_stale_here_too(other_proces
     with other_process():
         play_one(table)
     result = outcome(
-        lambda: services.action_submit(table_id=table.pk, seat=seat, action=action, expected_version=1)
+        lambda: services.action_submit(
+            table_id=table.pk, seat=seat, action=action, expected_version=1
+        )
     )
     assert (result, Table.objects.get(pk=table.pk).version) == ("stale_version", 2)
 
@@ -230,7 +248,9 @@ def test_a_client_id_applied_by_another_process_is_a_duplicate_here(other_proces
     play_one(table)
     seat, action = a_legal_action(Table.objects.get(pk=table.pk))
     with other_process():
-        services.action_submit(table_id=table.pk, seat=seat, action=action, expected_version=1, client_id="c1")
+        services.action_submit(
+            table_id=table.pk, seat=seat, action=action, expected_version=1, client_id="c1"
+        )
     applied = services.action_submit(
         table_id=table.pk, seat=seat, action=action, expected_version=1, client_id="c1"
     )

@@ -63,9 +63,13 @@ class Player:
                 return message
 
     async def send(self, message: Any) -> None:
-        await self.ws.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
+        await self.ws.send_to(
+            text_data=message if isinstance(message, str) else json.dumps(message)
+        )
 
-    async def act(self, action: dict[str, Any], *, message_id: str | None = None, version: int | None = None) -> None:
+    async def act(
+        self, action: dict[str, Any], *, message_id: str | None = None, version: int | None = None
+    ) -> None:
         await self.send(
             {
                 "type": "action",
@@ -161,15 +165,31 @@ async def error_then_pong(player: Player, message: Any) -> dict[str, Any]:
         ({"type": "shout"}, "unknown_type"),
         ({"type": "action", "id": "a1", "version": 0, "action": {"type": "fly"}}, "malformed"),
         ({"type": "action", "id": "a1", "version": "0", "action": {"type": "pass"}}, "malformed"),
-        ({"type": "action", "id": "a1", "version": 0, "action": {"type": "bid", "value": 103}}, "illegal"),
-        ({"type": "action", "id": "a1", "version": 99, "action": {"type": "pass"}}, "stale_version"),
+        (
+            {"type": "action", "id": "a1", "version": 0, "action": {"type": "bid", "value": 103}},
+            "illegal",
+        ),
+        (
+            {"type": "action", "id": "a1", "version": 99, "action": {"type": "pass"}},
+            "stale_version",
+        ),
         ({"type": "seed", "dealing": 0, "seed": "late"}, "invalid_seed"),
         ({"type": "seed", "dealing": 1, "seed": "x" * 129}, "invalid_seed"),
         (json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large"),
     ],
-    ids=["not json", "not an object", "type not a string", "unknown type", "unknown action",
-         "version not a number", "illegal bid", "stale version", "seed too late", "seed too long",
-         "too large"],
+    ids=[
+        "not json",
+        "not an object",
+        "type not a string",
+        "unknown type",
+        "unknown action",
+        "version not a number",
+        "illegal bid",
+        "stale version",
+        "seed too late",
+        "seed too long",
+        "too large",
+    ],
 )
 async def test_a_bad_message_gets_its_typed_error(message: Any, code: str) -> None:
     _table, players = await three_people()
@@ -183,7 +203,9 @@ async def test_a_bad_message_gets_its_typed_error(message: Any, code: str) -> No
 async def test_an_error_echoes_the_message_id() -> None:
     _table, players = await three_people()
     actor = to_act(players)
-    error = await error_then_pong(actor, {"type": "action", "id": "m-7", "version": 0, "action": {"type": "fly"}})
+    error = await error_then_pong(
+        actor, {"type": "action", "id": "m-7", "version": 0, "action": {"type": "fly"}}
+    )
     assert error["id"] == "m-7"
     for player in players:
         await player.close()
@@ -193,7 +215,9 @@ async def test_an_action_out_of_turn_is_refused() -> None:
     _table, players = await three_people()
     seat = players[0].view["to_act"]  # type: ignore[index]
     waiting = players[(seat + 1) % 3]
-    error = await error_then_pong(waiting, {"type": "action", "id": "x", "version": 0, "action": {"type": "pass"}})
+    error = await error_then_pong(
+        waiting, {"type": "action", "id": "x", "version": 0, "action": {"type": "pass"}}
+    )
     assert error["code"] == "not_your_turn"
     for player in players:
         await player.close()
@@ -202,7 +226,9 @@ async def test_an_action_out_of_turn_is_refused() -> None:
 async def test_a_spectator_may_not_act() -> None:
     table, players = await three_people()
     spectator = await connect(table.pk)
-    error = await error_then_pong(spectator, {"type": "action", "id": "x", "version": 0, "action": {"type": "pass"}})
+    error = await error_then_pong(
+        spectator, {"type": "action", "id": "x", "version": 0, "action": {"type": "pass"}}
+    )
     assert error["code"] == "not_seated"
     for player in [*players, spectator]:
         await player.close()
@@ -211,7 +237,9 @@ async def test_a_spectator_may_not_act() -> None:
 async def test_an_action_before_the_start_is_refused() -> None:
     table, users = await sync_to_async(open_table)(humans=1, bots=1, players=3)
     player = await connect(table.pk, users[0])
-    error = await error_then_pong(player, {"type": "action", "id": "x", "version": 0, "action": {"type": "pass"}})
+    error = await error_then_pong(
+        player, {"type": "action", "id": "x", "version": 0, "action": {"type": "pass"}}
+    )
     assert error["code"] == "table_not_playing"
     await player.close()
 
@@ -318,7 +346,10 @@ async def test_a_client_seed_goes_into_the_next_dealing() -> None:
     await players[0].send({"type": "seed", "id": "s", "dealing": 1, "seed": "my own luck"})
     await players[0].receive_type("ack")
     row = await sync_to_async(Dealing.objects.get)(table=table, number=1)
-    assert row.client_seeds == {"0": "my own luck"} and commitment(bytes.fromhex(row.server_seed)) == row.commitment
+    assert (
+        row.client_seeds == {"0": "my own luck"}
+        and commitment(bytes.fromhex(row.server_seed)) == row.commitment
+    )
     assert dealing.get("number") in (0, 1)
     for player in players:
         await player.close()
@@ -377,7 +408,9 @@ async def test_a_signed_in_connect_is_answered_while_the_single_database_thread_
     busy = asyncio.ensure_future(sync_to_async(release.wait, thread_sensitive=True)())
     try:
         communicator = WebsocketCommunicator(
-            application, f"/ws/tables/{table.pk}/", headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+            application,
+            f"/ws/tables/{table.pk}/",
+            headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())],
         )
         connected, _ = await communicator.connect(timeout=TIMEOUT)
         state = json.loads(await communicator.receive_from(timeout=TIMEOUT))

@@ -25,7 +25,11 @@ pytestmark = pytest.mark.timeout(180)
 
 @pytest.fixture
 def embedded_server(tmp_path: Path) -> Any:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")
+    }
     env.update(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         DJANGO_DEBUG="true",
@@ -33,7 +37,12 @@ def embedded_server(tmp_path: Path) -> Any:
         LOG_LEVEL="WARNING",
     )
     env.pop("GAMES_SCHEDULER", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     port = free_port()
     server = Process(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
@@ -47,7 +56,9 @@ def embedded_server(tmp_path: Path) -> Any:
 
 def post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
     request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json", **(headers or {})}
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)
@@ -56,7 +67,9 @@ def post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) 
 def test_a_deal_against_two_bots_plays_in_the_embedded_default(embedded_server: int) -> None:
     base = f"http://127.0.0.1:{embedded_server}"
     name = f"p{uuid.uuid4().hex[:8]}"
-    token = post(f"{base}/api/v1/auth/signup/", {"username": name, "password": "a long passphrase 9"})["token"]
+    token = post(
+        f"{base}/api/v1/auth/signup/", {"username": name, "password": "a long passphrase 9"}
+    )["token"]
     auth = {"Authorization": f"Token {token}"}
     table = post(f"{base}/api/v1/tables/play-bots/", {}, auth)
 
@@ -84,7 +97,9 @@ def test_a_deal_against_two_bots_plays_in_the_embedded_default(embedded_server: 
 
 
 def get(url: str, headers: dict[str, str]) -> Any:
-    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+    with urllib.request.urlopen(
+        urllib.request.Request(url, headers=headers), timeout=10
+    ) as response:
         return json.load(response)
 
 
@@ -92,7 +107,10 @@ def test_the_clock_runs_in_the_embedded_default(embedded_server: int) -> None:
     """Nobody acts for the person: the in-process beat sweeps the clock, a bot plays for
     him on time, and after two timeouts in a row his seat is marked away."""
     base = f"http://127.0.0.1:{embedded_server}"
-    token = post(f"{base}/api/v1/auth/signup/", {"username": f"c{uuid.uuid4().hex[:8]}", "password": "a long passphrase 9"})["token"]
+    token = post(
+        f"{base}/api/v1/auth/signup/",
+        {"username": f"c{uuid.uuid4().hex[:8]}", "password": "a long passphrase 9"},
+    )["token"]
     auth = {"Authorization": f"Token {token}"}
     table = post(f"{base}/api/v1/tables/play-bots/", {"move_seconds": 5}, auth)
     end = time.time() + 90

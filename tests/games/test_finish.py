@@ -97,9 +97,7 @@ def test_finishing_now_counts_the_match_up_to_its_last_complete_deal() -> None:
 
 def test_the_deal_cut_short_is_not_in_the_record_so_no_hidden_card_is_shown() -> None:
     table, _users = long_table()
-    play_until(
-        table, lambda s: s.match.deal is not None and len(s.match.log[-1].actions) >= 1
-    )
+    play_until(table, lambda s: s.match.deal is not None and len(s.match.log[-1].actions) >= 1)
     state = current(table)
     done = len(state.match.results)
     in_play = [[str(c) for c in mask_cards(h)] for h in state.match.log[-1].hands]

@@ -45,7 +45,10 @@ def test_the_api_answers_too_many_tables_in_the_error_shape(settings):
 
 def test_leaving_an_open_table_frees_a_place(settings):
     user = UserFactory()
-    tables = [services.table_open(user=user, players=3) for _ in range(settings.GAMES_OPEN_TABLES_PER_USER)]
+    tables = [
+        services.table_open(user=user, players=3)
+        for _ in range(settings.GAMES_OPEN_TABLES_PER_USER)
+    ]
     services.table_leave(table=tables[0], user=user)
 
     assert services.table_open(user=user, players=3).status == Table.Status.OPEN

@@ -167,7 +167,9 @@ def play_match(rng: random.Random) -> tuple[Table, int]:
         messages = listener.drain()
         if any('"revealed":[{' in text for _, text in messages) or not secrets_now:
             secrets_now = set(
-                Dealing.objects.filter(table=table, revealed=False).values_list("server_seed", flat=True)
+                Dealing.objects.filter(table=table, revealed=False).values_list(
+                    "server_seed", flat=True
+                )
             )
         checked += check(table, messages, secrets_now)
         if table.status != Table.Status.PLAYING:
@@ -183,7 +185,9 @@ def play_match(rng: random.Random) -> tuple[Table, int]:
                 action = chooser.decide(state.match.view(seat))
             finally:
                 state.lock.release()
-            services.action_submit(table_id=table.pk, seat=seat, action=action, expected_version=table.version)
+            services.action_submit(
+                table_id=table.pk, seat=seat, action=action, expected_version=table.version
+            )
     raise AssertionError("the match did not end")
 
 

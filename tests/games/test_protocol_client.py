@@ -30,7 +30,11 @@ from tests.factories import PASSWORD, UserFactory
 from tests.games.test_servers import ORIGIN, free_port, serve
 from tests.games.test_servers import stack_env as stack_env
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(300),
+]
 
 
 def rest(base: str, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
@@ -86,13 +90,22 @@ class DocClient:
         if self.table["status"] == "playing" and legal and self.acted_at != self.version:
             self.acted_at = self.version
             action = self.rng.choice(legal)  # "offer only what view.legal lists"
-            await self.send({"type": "action", "id": uuid.uuid4().hex, "version": self.version, "action": action})
+            await self.send(
+                {
+                    "type": "action",
+                    "id": uuid.uuid4().hex,
+                    "version": self.version,
+                    "action": action,
+                }
+            )
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
 
 
-def test_a_client_written_from_the_protocol_document_plays_a_whole_match(stack_env: dict[str, str]) -> None:
+def test_a_client_written_from_the_protocol_document_plays_a_whole_match(
+    stack_env: dict[str, str],
+) -> None:
     user = UserFactory()
     # Hashed as the server hashes (the tests' own hasher is a fast one the server lacks).
     user.password = PBKDF2PasswordHasher().encode(PASSWORD, PBKDF2PasswordHasher().salt())
@@ -101,7 +114,12 @@ def test_a_client_written_from_the_protocol_document_plays_a_whole_match(stack_e
     server = serve(port, {**stack_env, "GAMES_SCHEDULER": "loop", "GAMES_BOT_DELAY": "0"})
     base = f"http://127.0.0.1:{port}"
     try:
-        token = rest(base, "POST", "/api/v1/auth/token/", body={"username": user.username, "password": PASSWORD})["token"]
+        token = rest(
+            base,
+            "POST",
+            "/api/v1/auth/token/",
+            body={"username": user.username, "password": PASSWORD},
+        )["token"]
         table = rest(base, "POST", "/api/v1/tables/", token,
                      {"players": 3, "options": {"target": 500, "barrel": False}, "move_seconds": 600})  # fmt: skip
         for _ in range(2):
@@ -116,7 +134,9 @@ def test_a_client_written_from_the_protocol_document_plays_a_whole_match(stack_e
                 first = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 client.frames.append(first)
                 client.take(first)  # the open table's state
-                await asyncio.to_thread(rest, base, "POST", f"/api/v1/tables/{table['id']}/start/", token)
+                await asyncio.to_thread(
+                    rest, base, "POST", f"/api/v1/tables/{table['id']}/start/", token
+                )
                 await client.play()
                 return client
 
@@ -138,6 +158,10 @@ def test_a_client_written_from_the_protocol_document_plays_a_whole_match(stack_e
         ("client_seeds", "commitment", "dealer", "number", "server_seed")
     }
     assert all({"result", "invite_code"} <= set(f["table"]) for f in frames)
-    assert client.table == final and final["status"] == "finished" and final["result"]["winner_seat"] is not None
+    assert (
+        client.table == final
+        and final["status"] == "finished"
+        and final["result"]["winner_seat"] is not None
+    )
     checks = verify_record(record)
     assert checks and all(check.ok for check in checks)

@@ -48,7 +48,9 @@ def live_rows(table: Table) -> tuple[int, int]:
     )
 
 
-def test_the_archive_deletes_a_finished_match_log_and_dealings_after_the_retention_time(settings) -> None:
+def test_the_archive_deletes_a_finished_match_log_and_dealings_after_the_retention_time(
+    settings,
+) -> None:
     table = finished()
     actions, dealings = live_rows(table)
 
@@ -65,7 +67,9 @@ def test_the_archive_leaves_a_match_inside_its_retention_time_alone(settings) ->
     rows = live_rows(table)
     assert table.finished_at is not None
 
-    done = retention.logs_archive(now=table.finished_at + timedelta(seconds=settings.GAMES_LOG_RETENTION_SECONDS - 1))
+    done = retention.logs_archive(
+        now=table.finished_at + timedelta(seconds=settings.GAMES_LOG_RETENTION_SECONDS - 1)
+    )
 
     assert done.tables == 0 and live_rows(table) == rows
 
@@ -135,7 +139,9 @@ def test_a_record_whose_seeds_differ_from_the_dealings_keeps_the_log(settings) -
 
 
 @pytest.mark.parametrize("seat", [0, None])
-def test_an_archived_match_state_message_is_the_one_it_had_before(settings, seat: int | None) -> None:
+def test_an_archived_match_state_message_is_the_one_it_had_before(
+    settings, seat: int | None
+) -> None:
     table = finished()
     table_state.clear()
     user = table.seats.get(number=seat).user if seat is not None else None
@@ -148,12 +154,17 @@ def test_an_archived_match_state_message_is_the_one_it_had_before(settings, seat
     assert after == before and len(after["revealed"]) == len(after["sheet"]) > 0
 
 
-def test_the_replay_page_and_its_deal_frames_are_the_same_after_the_archive(settings, client: Client) -> None:
+def test_the_replay_page_and_its_deal_frames_are_the_same_after_the_archive(
+    settings, client: Client
+) -> None:
     table = finished()
     deals = MatchResult.objects.get(table=table).deals
 
     def pages() -> list[bytes]:
-        urls = [reverse("games:replay", args=[table.pk]), reverse("api-table-record", args=[table.pk])]
+        urls = [
+            reverse("games:replay", args=[table.pk]),
+            reverse("api-table-record", args=[table.pk]),
+        ]
         urls += [reverse("games:replay_deal", args=[table.pk, n]) for n in range(deals)]
         responses = [client.get(url) for url in urls]
         assert all(r.status_code == 200 for r in responses)
@@ -178,7 +189,9 @@ def test_recompute_ratings_after_the_archive_gives_the_ratings_it_gave_before(se
     Rating.objects.update(rating=1, games=0)
     call_command("recompute_ratings", stdout=StringIO())
 
-    assert sorted(Rating.objects.values_list("competitor_id", "players", "rating", "games")) == before
+    assert (
+        sorted(Rating.objects.values_list("competitor_id", "players", "rating", "games")) == before
+    )
 
 
 def test_the_periodic_task_archives_what_is_due(settings) -> None:

@@ -34,7 +34,11 @@ from games.models import Table, TableAction
 from tests.games.helpers import current, open_table
 from tests.integration.conftest import require_postgres_database
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(240),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 ORIGIN = "http://127.0.0.1:8000"
@@ -154,12 +158,19 @@ async def play_deal(clients: list[Client], until_version: int | None = None) -> 
         actor = clients[clients[0].view["to_act"]]
         target = actor.version + 1
         await actor.act()
-        updates = [await c.until(lambda m, t=target: m["type"] == "update" and m["version"] >= t) for c in clients]
-        if any(u["sheet_rows"] for u in updates) or (until_version is not None and target >= until_version):
+        updates = [
+            await c.until(lambda m, t=target: m["type"] == "update" and m["version"] >= t)
+            for c in clients
+        ]
+        if any(u["sheet_rows"] for u in updates) or (
+            until_version is not None and target >= until_version
+        ):
             return
 
 
-def test_players_on_two_server_processes_play_a_whole_deal(stack_env: dict[str, str], processes: list[Process]) -> None:
+def test_players_on_two_server_processes_play_a_whole_deal(
+    stack_env: dict[str, str], processes: list[Process]
+) -> None:
     table, users = open_table(humans=3, bots=0, move_seconds=600)
     ports = [free_port(), free_port()]
     processes += [serve(port, stack_env) for port in ports]
@@ -180,7 +191,9 @@ def test_players_on_two_server_processes_play_a_whole_deal(stack_env: dict[str, 
     assert all(c.versions == list(range(clients[0].version + 1)) for c in clients)
 
 
-def test_a_match_survives_a_server_restart_mid_deal(stack_env: dict[str, str], processes: list[Process]) -> None:
+def test_a_match_survives_a_server_restart_mid_deal(
+    stack_env: dict[str, str], processes: list[Process]
+) -> None:
     table, users = open_table(humans=3, bots=0, move_seconds=600)
     port = free_port()
     server = serve(port, stack_env)
@@ -208,7 +221,9 @@ def test_a_match_survives_a_server_restart_mid_deal(stack_env: dict[str, str], p
     assert before == after and client.version > 6
 
 
-def test_a_bot_turn_survives_a_killed_worker(stack_env: dict[str, str], processes: list[Process], settings: Any) -> None:
+def test_a_bot_turn_survives_a_killed_worker(
+    stack_env: dict[str, str], processes: list[Process], settings: Any
+) -> None:
     settings.GAMES_SCHEDULER = "celery"
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.GAMES_BOT_DELAY = 1.0
@@ -218,14 +233,27 @@ def test_a_bot_turn_survives_a_killed_worker(stack_env: dict[str, str], processe
     app.conf.task_always_eager = False
     app.conf.broker_url = stack_env["REDIS_URL"]
     table, users = open_table(humans=1, bots=2, move_seconds=600)
-    worker_args = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "WARNING"]
+    worker_args = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--pool",
+        "solo",
+        "--loglevel",
+        "WARNING",
+    ]
     first = Process(worker_args, stack_env)
     processes.append(first)
     time.sleep(3)
     services.table_start(table=table, user=users[0])
     table.refresh_from_db()
     if current(table).match.to_act == 0:  # the person speaks first: pass, the bots follow
-        services.action_submit(table_id=table.pk, seat=0, action={"type": "pass"}, expected_version=0)
+        services.action_submit(
+            table_id=table.pk, seat=0, action={"type": "pass"}, expected_version=0
+        )
     time.sleep(0.5)
     first.kill()  # the bot's task is in the dead worker's hands (acks late)
     processes.append(Process([*worker_args[:5], "worker", "--beat", "--pool", "solo", "--loglevel", "WARNING",
@@ -236,5 +264,7 @@ def test_a_bot_turn_survives_a_killed_worker(stack_env: dict[str, str], processe
         if current(table).match.to_act == 0 or table.status != Table.Status.PLAYING:
             break
         time.sleep(0.5)
-    sources = set(TableAction.objects.filter(table=table, seat__gt=0).values_list("source", flat=True))
+    sources = set(
+        TableAction.objects.filter(table=table, seat__gt=0).values_list("source", flat=True)
+    )
     assert current(table).match.to_act == 0 and sources == {"bot"}

@@ -18,7 +18,11 @@ pytestmark = pytest.mark.django_db
 
 
 def log_versions(table: Table) -> list[int]:
-    return list(TableAction.objects.filter(table=table).order_by("version").values_list("version", flat=True))
+    return list(
+        TableAction.objects.filter(table=table)
+        .order_by("version")
+        .values_list("version", flat=True)
+    )
 
 
 def test_a_match_with_two_bots_plays_to_its_end_and_writes_one_result() -> None:
@@ -74,14 +78,40 @@ def unchanged(table: Table, version: int, rows: int) -> bool:
 @pytest.mark.parametrize(
     ("make_call", "error"),
     [
-        (lambda t, s: {"seat": s, "action": {"type": "bid"}, "expected_version": t.version}, errors.Malformed),
-        (lambda t, s: {"seat": s, "action": {"type": "fly"}, "expected_version": t.version}, errors.Malformed),
-        (lambda t, s: {"seat": s, "action": Play(parse_card("AS")), "expected_version": t.version}, errors.Illegal),
-        (lambda t, s: {"seat": (s + 1) % 3, "action": Pass(), "expected_version": t.version}, errors.NotYourTurn),
-        (lambda t, s: {"seat": s, "action": Pass(), "expected_version": t.version + 1}, errors.StaleVersion),
+        (
+            lambda t, s: {"seat": s, "action": {"type": "bid"}, "expected_version": t.version},
+            errors.Malformed,
+        ),
+        (
+            lambda t, s: {"seat": s, "action": {"type": "fly"}, "expected_version": t.version},
+            errors.Malformed,
+        ),
+        (
+            lambda t, s: {
+                "seat": s,
+                "action": Play(parse_card("AS")),
+                "expected_version": t.version,
+            },
+            errors.Illegal,
+        ),
+        (
+            lambda t, s: {"seat": (s + 1) % 3, "action": Pass(), "expected_version": t.version},
+            errors.NotYourTurn,
+        ),
+        (
+            lambda t, s: {"seat": s, "action": Pass(), "expected_version": t.version + 1},
+            errors.StaleVersion,
+        ),
         (lambda t, s: {"seat": s, "action": Pass(), "expected_version": "1"}, errors.Malformed),
     ],
-    ids=["missing value", "unknown type", "illegal", "not your turn", "stale version", "version not a number"],
+    ids=[
+        "missing value",
+        "unknown type",
+        "illegal",
+        "not your turn",
+        "stale version",
+        "version not a number",
+    ],
 )
 def test_a_rejected_action_raises_its_error_and_changes_nothing(make_call, error) -> None:  # type: ignore[no-untyped-def]
     table, seat = human_table()
@@ -103,16 +133,26 @@ def test_an_action_at_an_unknown_table_is_refused() -> None:
 
 def test_a_resent_client_id_applies_once() -> None:
     table, seat = human_table()
-    first = services.action_submit(table_id=table.pk, seat=seat, action=Pass(), expected_version=0, client_id="m1")
-    again = services.action_submit(table_id=table.pk, seat=seat, action=Pass(), expected_version=0, client_id="m1")
-    assert (first.duplicate, again.duplicate, again.version) == (False, True, 1) and unchanged(table, 1, 1)
+    first = services.action_submit(
+        table_id=table.pk, seat=seat, action=Pass(), expected_version=0, client_id="m1"
+    )
+    again = services.action_submit(
+        table_id=table.pk, seat=seat, action=Pass(), expected_version=0, client_id="m1"
+    )
+    assert (first.duplicate, again.duplicate, again.version) == (False, True, 1) and unchanged(
+        table, 1, 1
+    )
 
 
 def test_the_same_client_id_from_another_seat_is_its_own_message() -> None:
     table, seat = human_table()
-    services.action_submit(table_id=table.pk, seat=seat, action=Pass(), expected_version=0, client_id="m1")
+    services.action_submit(
+        table_id=table.pk, seat=seat, action=Pass(), expected_version=0, client_id="m1"
+    )
     after = current(table).match.to_act
-    applied = services.action_submit(table_id=table.pk, seat=after, action=Pass(), expected_version=1, client_id="m1")
+    applied = services.action_submit(
+        table_id=table.pk, seat=after, action=Pass(), expected_version=1, client_id="m1"
+    )
     assert applied.duplicate is False and applied.version == 2
 
 
@@ -175,7 +215,9 @@ def test_when_every_person_resigns_the_match_ends_with_a_result_by_resignation()
 
 def test_play_against_bots_now_starts_a_table_of_three() -> None:
     table = services.table_play_bots(user=UserFactory())
-    assert table.status == Table.Status.PLAYING and table.seats.filter(user__isnull=True).count() == 2
+    assert (
+        table.status == Table.Status.PLAYING and table.seats.filter(user__isnull=True).count() == 2
+    )
 
 
 # -- bots ------------------------------------------------------------------------------------
@@ -219,25 +261,33 @@ def holder(table: Table, seat: int) -> Any:
 
 def test_a_person_acts_for_the_seat_he_holds() -> None:
     table, seat = human_table()
-    applied = services.action_submit(table_id=table.pk, user=holder(table, seat), action=Pass(), expected_version=0)
+    applied = services.action_submit(
+        table_id=table.pk, user=holder(table, seat), action=Pass(), expected_version=0
+    )
     assert applied.version == 1 and TableAction.objects.get(table=table).seat == seat
 
 
 def test_a_person_without_a_seat_at_the_table_may_not_act() -> None:
     table, _ = human_table()
     with pytest.raises(errors.NotSeated):
-        services.action_submit(table_id=table.pk, user=UserFactory(), action=Pass(), expected_version=0)
+        services.action_submit(
+            table_id=table.pk, user=UserFactory(), action=Pass(), expected_version=0
+        )
     assert unchanged(table, 0, 0)
 
 
 def test_a_person_who_resigned_may_not_act_though_the_kept_seats_are_from_before() -> None:
     table, seat = human_table()
-    services.action_submit(table_id=table.pk, user=holder(table, seat), action=Pass(), expected_version=0)
+    services.action_submit(
+        table_id=table.pk, user=holder(table, seat), action=Pass(), expected_version=0
+    )
     to_act = current(table).match.to_act
     assert to_act is not None and table_state.cached(table.pk) is not None  # the seats are kept
     services.table_resign(table=table, user=holder(table, to_act))
     with pytest.raises(errors.NotSeated):
-        services.action_submit(table_id=table.pk, user=holder(table, to_act), action=Pass(), expected_version=1)
+        services.action_submit(
+            table_id=table.pk, user=holder(table, to_act), action=Pass(), expected_version=1
+        )
     assert unchanged(table, 1, 1)
 
 

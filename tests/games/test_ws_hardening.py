@@ -31,7 +31,11 @@ from tests.games.test_servers import ORIGIN, free_port, serve, tokens_for
 from tests.games.test_servers import stack_env as stack_env
 from tests.integration.conftest import redis_layer
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(240),
+]
 
 TIMEOUT = 20
 
@@ -56,7 +60,9 @@ async def open_socket(port: int, table_id: int, token: str | None = None) -> Any
     headers = {"Origin": ORIGIN}
     if token is not None:
         headers["Authorization"] = f"Token {token}"
-    return await websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}/", additional_headers=headers)
+    return await websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/tables/{table_id}/", additional_headers=headers
+    )
 
 
 async def receive(ws: Any) -> dict[str, Any]:
@@ -92,11 +98,17 @@ def test_a_socket_whose_user_gave_up_his_seat_neither_sees_nor_plays_it(
         monkeypatch.setattr(realtime, "send", without_seat_news)
         await database_sync_to_async(services.table_leave)(table=table, user=leaver)
         await database_sync_to_async(services.table_join)(table=table, user=taker)  # seat 1 again
-        await database_sync_to_async(services.seat_fill_with_bot)(table=table, level="basic", by=creator)
+        await database_sync_to_async(services.seat_fill_with_bot)(
+            table=table, level="basic", by=creator
+        )
         # Dealer 2: seat 0 opens with the forced bid, then seat 1, the taker's, is to act.
-        await database_sync_to_async(services.table_start)(table=table, user=creator, first_dealer=2)
+        await database_sync_to_async(services.table_start)(
+            table=table, user=creator, first_dealer=2
+        )
         seen = [await receive(ws)]
-        await ws.send(json.dumps({"type": "action", "id": "a1", "version": 0, "action": {"type": "pass"}}))
+        await ws.send(
+            json.dumps({"type": "action", "id": "a1", "version": 0, "action": {"type": "pass"}})
+        )
         error = await receive_type(ws, "error")
         taker_ws = await open_socket(server, table.pk, taker_token)
         taker_state = await receive_type(taker_ws, "state")
@@ -199,7 +211,9 @@ def test_a_persons_sockets_share_one_rate_limit(server: int) -> None:
     ids=["4000 nested lists", "a deeply nested id", "anonymous seed", "anonymous back", "action without action",
          "action as a string", "action null"],
 )  # fmt: skip
-def test_bad_input_gets_its_code_and_the_socket_stays(server: int, message: str, seated: bool, code: str) -> None:
+def test_bad_input_gets_its_code_and_the_socket_stays(
+    server: int, message: str, seated: bool, code: str
+) -> None:
     user = UserFactory()
     table = services.table_create(user=user, players=3)
     for _ in range(2):
@@ -218,4 +232,8 @@ def test_bad_input_gets_its_code_and_the_socket_stays(server: int, message: str,
         return error, pong
 
     error, pong = asyncio.run(run())
-    assert (error["code"], pong["id"], Table.objects.get(pk=table.pk).version) == (code, "still there", 0)
+    assert (error["code"], pong["id"], Table.objects.get(pk=table.pk).version) == (
+        code,
+        "still there",
+        0,
+    )

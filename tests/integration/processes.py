@@ -79,7 +79,9 @@ def start_worker(env: dict[str, str], log: Path, *args: str) -> subprocess.Popen
     """``celery -A config worker`` with ``args``, its output in ``log``."""
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", *args]
     with log.open("a") as out:
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True)
+        return subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
+        )
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

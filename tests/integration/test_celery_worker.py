@@ -29,9 +29,21 @@ def worker(redis_url, tmp_path):
     }
     env.pop("CELERY_BROKER_URL", None)
     command = [
-        sys.executable, "-m", "celery", "-A", "config", "worker",
-        "--pool=solo", "--queues", queue, "--hostname", f"{queue}@%h",
-        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--pool=solo",
+        "--queues",
+        queue,
+        "--hostname",
+        f"{queue}@%h",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "--loglevel=INFO",
     ]
     with log.open("w") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)

@@ -24,7 +24,9 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(1500)]
 def test_the_stack_survives_each_fault_of_the_short_fault_script(tmp_path) -> None:
     for tool in ("redis-server", "initdb", "pg_ctl"):
         require_tool(tool)
-    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
+    env = {
+        key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")
+    }
 
     done = subprocess.run(
         [sys.executable, "bench/chaos.py", "--short"], cwd=ROOT, env=env, capture_output=True, text=True,

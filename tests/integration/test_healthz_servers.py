@@ -33,7 +33,9 @@ BALANCER_TIMEOUT = 5.0  # docker-compose.yml's health checks of the web service
 
 def get_health(port: int) -> tuple[int, dict[str, Any]]:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=BALANCER_TIMEOUT) as response:
+        with urllib.request.urlopen(
+            f"http://127.0.0.1:{port}/healthz", timeout=BALANCER_TIMEOUT
+        ) as response:
             return response.status, json.load(response)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)
@@ -95,7 +97,9 @@ def test_healthz_answers_503_in_time_with_postgresql_unreachable(server, redis_u
 
 def test_healthz_follows_the_worker_and_beat(server, redis_url, postgres_url, tmp_path) -> None:
     env = server_env(redis_url, f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
     port = server(env)
     worker = start_worker(
         env, tmp_path / "worker.log", "--beat", "--scheduler", "celery.beat:PersistentScheduler",
@@ -103,7 +107,9 @@ def test_healthz_follows_the_worker_and_beat(server, redis_url, postgres_url, tm
         "--hostname", f"healthz-{uuid.uuid4().hex[:8]}@%h",
     )  # fmt: skip
     try:
-        healthy = wait_until(lambda: get_health(port)[1]["checks"]["scheduler"]["ok"], 60, interval=0.5)
+        healthy = wait_until(
+            lambda: get_health(port)[1]["checks"]["scheduler"]["ok"], 60, interval=0.5
+        )
         assert healthy, (tmp_path / "worker.log").read_text()
     finally:
         stop(worker)

@@ -131,7 +131,9 @@ def heartbeat(url: str, name: str, seconds_ago: float) -> None:
     redis.Redis.from_url(url).set(HEARTBEAT_KEY.format(name=name), value, ex=60)
 
 
-def test_healthz_is_ok_when_every_periodic_task_ran_lately(client, settings, redis_url, celery_broker):
+def test_healthz_is_ok_when_every_periodic_task_ran_lately(
+    client, settings, redis_url, celery_broker
+):
     settings.GAMES_SCHEDULER = "celery"
     celery_broker(redis_url)
     for name in heartbeat_names():
@@ -162,9 +164,13 @@ def test_healthz_is_503_when_the_clock_sweep_stopped(client, settings, redis_url
 def test_healthz_is_503_before_any_periodic_task_ran(client, settings, redis_url, celery_broker):
     settings.GAMES_SCHEDULER = "celery"
     celery_broker(redis_url)
-    redis.Redis.from_url(redis_url).delete(*[HEARTBEAT_KEY.format(name=name) for name in heartbeat_names()])
+    redis.Redis.from_url(redis_url).delete(
+        *[HEARTBEAT_KEY.format(name=name) for name in heartbeat_names()]
+    )
 
     response = client.get("/healthz")
 
     assert response.status_code == 503
-    assert response.json()["checks"]["scheduler"]["last_run_seconds_ago"]["games.clocks_sweep"] is None
+    assert (
+        response.json()["checks"]["scheduler"]["last_run_seconds_ago"]["games.clocks_sweep"] is None
+    )

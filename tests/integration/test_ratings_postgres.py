@@ -57,7 +57,9 @@ def run_together(count: int, fn: Any) -> list[Any]:
     return results
 
 
-def test_two_workers_at_once_write_one_change_per_player(on_postgres: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_workers_at_once_write_one_change_per_player(
+    on_postgres: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result = finished_match([UserFactory(), UserFactory(), UserFactory()])
     # Both workers get past the early "already processed?" look before either writes.
     barrier = threading.Barrier(2, timeout=30)
@@ -70,7 +72,10 @@ def test_two_workers_at_once_write_one_change_per_player(on_postgres: None, monk
 
     monkeypatch.setattr(services, "seat_lines", slow_replay)
     statuses = run_together(2, lambda: services.rating_apply_result(result_id=result.pk).status)
-    assert (sorted(statuses), RatingChange.objects.filter(result=result).count()) == (["already", "applied"], 3)
+    assert (sorted(statuses), RatingChange.objects.filter(result=result).count()) == (
+        ["already", "applied"],
+        3,
+    )
 
 
 def test_many_results_on_two_workers_match_a_serial_recompute(on_postgres: None) -> None:
@@ -83,7 +88,9 @@ def test_many_results_on_two_workers_match_a_serial_recompute(on_postgres: None)
     users = [UserFactory() for _ in range(5)]
     now = timezone.now()
     results = [
-        finished_match([users[(i + k) % 5] for k in range(3)], at=now + timedelta(minutes=i), seed=i + 1)
+        finished_match(
+            [users[(i + k) % 5] for k in range(3)], at=now + timedelta(minutes=i), seed=i + 1
+        )
         for i in range(8)
     ]
     queue = list(results)
@@ -105,10 +112,14 @@ def test_many_results_on_two_workers_match_a_serial_recompute(on_postgres: None)
 
 
 @pytest.fixture
-def worker(on_postgres: None, redis_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+def worker(
+    on_postgres: None, redis_url: str, tmp_path: Path
+) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     """A real Celery worker on the test database and the default queue of this Redis db."""
     db = connection.settings_dict
-    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    database_url = (
+        f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
     log = tmp_path / "worker.log"
     env = {
         **os.environ,

@@ -38,8 +38,13 @@ def probe(**variables: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in VARIABLES}
     env.update(variables, DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING")
     done = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=60, check=False,
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -22,7 +22,11 @@ from tests.games.helpers import open_table
 from tests.games.test_servers import Client, stack_env, tokens_for  # noqa: F401  (a fixture)
 from tests.integration.processes import Stack, alive, free_port, listening, wait_until
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(300),
+]
 
 
 @pytest.fixture
@@ -43,7 +47,9 @@ def stack(stack_env: dict[str, str], tmp_path: Path) -> Any:  # noqa: F811  (the
 def test_stack_starts_a_killed_worker_again_and_keeps_web_and_beat(stack) -> None:
     port = free_port()
     running = stack(port=port)
-    assert wait_until(lambda: {"web", "beat", "worker-bots"} <= set(running.pids()) and listening(port), 120)
+    assert wait_until(
+        lambda: {"web", "beat", "worker-bots"} <= set(running.pids()) and listening(port), 120
+    )
     before = running.pids()
 
     os.kill(before["worker-bots"], signal.SIGKILL)
@@ -65,7 +71,10 @@ async def play_deal(clients: dict[int, Client]) -> None:
         target = anyone.version + 1
         if seat in clients:
             await clients[seat].act()
-        updates = [await c.until(lambda m, t=target: m["type"] == "update" and m["version"] >= t) for c in clients.values()]
+        updates = [
+            await c.until(lambda m, t=target: m["type"] == "update" and m["version"] >= t)
+            for c in clients.values()
+        ]
         if any(update["sheet_rows"] for update in updates):
             return
 
@@ -77,14 +86,20 @@ def test_three_web_processes_play_tables_with_players_spread_over_them(stack) ->
     ports = [port, port + 1, port + 2]
     running = stack("--web", "3", port=port)
     assert wait_until(lambda: all(listening(p) for p in ports), 120), running.log.read_text()
-    people, mixed = open_table(humans=3, bots=0, move_seconds=600), open_table(humans=2, bots=1, move_seconds=600)
+    people, mixed = (
+        open_table(humans=3, bots=0, move_seconds=600),
+        open_table(humans=2, bots=1, move_seconds=600),
+    )
     tables = [(table, users, tokens_for(users)) for table, users in (people, mixed)]
 
     async def run() -> list[Client]:
         seen: list[Client] = []
         for offset, (table, users, tokens) in enumerate(tables):
             # seat i of table t on server (i + t) % 3: each table spans servers, each server both tables
-            clients = {i: await Client.connect(ports[(i + offset) % 3], table.pk, token) for i, token in enumerate(tokens)}
+            clients = {
+                i: await Client.connect(ports[(i + offset) % 3], table.pk, token)
+                for i, token in enumerate(tokens)
+            }
             await database_sync_to_async(services.table_start)(table=table, user=users[0])
             for client in clients.values():
                 await client.until(lambda m: m["type"] == "update")

@@ -35,7 +35,9 @@ def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def worker(own_redis: RedisServer, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+def worker(
+    own_redis: RedisServer, tmp_path: Path
+) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
     queue = f"outage-{uuid.uuid4().hex[:8]}"
     log = tmp_path / "worker.log"
     env = {
@@ -58,7 +60,9 @@ def client_for(server: RedisServer) -> Celery:
     return Celery("outage-client", broker=server.url, backend=server.url)
 
 
-def hold_countdown_tasks(server: RedisServer, queue: str, log: Path, count: int, countdown: float) -> None:
+def hold_countdown_tasks(
+    server: RedisServer, queue: str, log: Path, count: int, countdown: float
+) -> None:
     """Send ``count`` pings with a countdown; wait until the worker holds them unacknowledged."""
     client = client_for(server)
     assert wait_until(lambda: "ready" in log.read_text(), 60), log.read_text()
@@ -75,9 +79,10 @@ def test_worker_outlives_a_redis_restart_while_holding_countdown_tasks(own_redis
     own_redis.stop()
     wait_until(lambda: process.poll() is not None, 3)  # the crash came at once, if at all
     own_redis.start()
-    reply = client_for(own_redis).send_task("config.ping", args=["back"], queue=queue).get(timeout=60)
+    reply = (
+        client_for(own_redis).send_task("config.ping", args=["back"], queue=queue).get(timeout=60)
+    )
 
     assert process.poll() is None, log.read_text()
     assert reply["pong"] == "back"
     assert "Unrecoverable error" not in log.read_text()
-

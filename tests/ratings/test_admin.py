@@ -27,7 +27,10 @@ def test_annul_action_undoes_the_ratings(admin_client: Client) -> None:
         "/admin/ratings/ratedresult/",
         {"action": "annul", "_selected_action": [result.pk]},
     )
-    assert (RatingChange.objects.count(), set(Rating.objects.values_list("rating", flat=True))) == (0, {1500.0})
+    assert (RatingChange.objects.count(), set(Rating.objects.values_list("rating", flat=True))) == (
+        0,
+        {1500.0},
+    )
 
 
 def test_amending_places_in_the_admin_recomputes(admin_client: Client) -> None:
@@ -43,7 +46,9 @@ def test_amending_places_in_the_admin_recomputes(admin_client: Client) -> None:
 
 def test_amending_with_bad_places_shows_an_error(admin_client: Client) -> None:
     result = finished_match([UserFactory(), UserFactory(), UserFactory()])
-    response = admin_client.post(f"/admin/ratings/ratedresult/{result.pk}/change/", {"amended_placements": "[7]"})
+    response = admin_client.post(
+        f"/admin/ratings/ratedresult/{result.pk}/change/", {"amended_placements": "[7]"}
+    )
     assert "Give each of the 3 seats a place" in response.content.decode()
 
 

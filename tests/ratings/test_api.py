@@ -18,7 +18,9 @@ def three() -> list:  # type: ignore[type-arg]
     users = [UserFactory(username=f"u{i}") for i in range(3)]
     now = timezone.now()
     for i in range(2):
-        rating_apply_result(result_id=finished_match(users, at=now - timedelta(minutes=5 - i), seed=i + 1).pk)
+        rating_apply_result(
+            result_id=finished_match(users, at=now - timedelta(minutes=5 - i), seed=i + 1).pk
+        )
     return users
 
 
@@ -52,6 +54,8 @@ def test_unknown_player_api_is_not_found(client: Client) -> None:
 
 def test_the_schema_lists_the_ratings_endpoints(client: Client) -> None:
     schema = client.get("/api/schema/?format=json").json()
-    assert {"/api/v1/leaderboard/", "/api/v1/players/{username}/ratings/", "/api/v1/players/{username}/stats/"} <= set(
-        schema["paths"]
-    )
+    assert {
+        "/api/v1/leaderboard/",
+        "/api/v1/players/{username}/ratings/",
+        "/api/v1/players/{username}/stats/",
+    } <= set(schema["paths"])

@@ -22,7 +22,10 @@ def deltas(standings: list[Standing], config: EloConfig = elo.DEFAULT) -> list[f
 
 def test_equal_players_two_at_a_table_move_by_half_k() -> None:
     k = elo.PLAIN.k
-    assert deltas([Standing(1500, ESTABLISHED, 1), Standing(1500, ESTABLISHED, 2)], elo.PLAIN) == [k / 2, -k / 2]
+    assert deltas([Standing(1500, ESTABLISHED, 1), Standing(1500, ESTABLISHED, 2)], elo.PLAIN) == [
+        k / 2,
+        -k / 2,
+    ]
 
 
 def test_equal_players_three_at_a_table_middle_place_moves_nothing() -> None:
@@ -118,7 +121,9 @@ def test_bad_standing_is_refused() -> None:
 
 
 def test_match_of_established_players_is_zero_sum() -> None:
-    got = deltas([Standing(1620, 40, 2), Standing(1480, 40, 1), Standing(1390, 40, 3), Standing(1555, 40, 3)])
+    got = deltas(
+        [Standing(1620, 40, 2), Standing(1480, 40, 1), Standing(1390, 40, 3), Standing(1555, 40, 3)]
+    )
     assert math.fsum(got) == pytest.approx(0.0, abs=1e-9)
 
 
@@ -129,7 +134,10 @@ def test_match_with_a_provisional_player_is_not_zero_sum() -> None:
 
 def test_margin_keeps_a_match_zero_sum() -> None:
     config = replace(elo.DEFAULT, margin_weight=1.0)
-    got = deltas([Standing(1500, 40, 1, 1020), Standing(1550, 40, 2, 700), Standing(1450, 40, 3, None)], config)
+    got = deltas(
+        [Standing(1500, 40, 1, 1020), Standing(1550, 40, 2, 700), Standing(1450, 40, 3, None)],
+        config,
+    )
     assert math.fsum(got) == pytest.approx(0.0, abs=1e-9)
 
 
@@ -176,7 +184,9 @@ def test_a_lone_winner_never_loses_rating(standings: list[Standing], config: Elo
 
 
 @given(matches(), configs)
-def test_winner_never_loses_rating_to_a_player_he_beat(standings: list[Standing], config: EloConfig) -> None:
+def test_winner_never_loses_rating_to_a_player_he_beat(
+    standings: list[Standing], config: EloConfig
+) -> None:
     """Whatever else happens at the table, the part of a player's change that comes from
     an opponent he finished ahead of is never negative."""
     changes = rate(standings, config)
@@ -189,7 +199,9 @@ def test_winner_never_loses_rating_to_a_player_he_beat(standings: list[Standing]
 
 
 @given(matches(), configs, st.randoms(use_true_random=False))
-def test_order_of_opponents_does_not_matter(standings: list[Standing], config: EloConfig, rnd: object) -> None:
+def test_order_of_opponents_does_not_matter(
+    standings: list[Standing], config: EloConfig, rnd: object
+) -> None:
     import random
 
     assert isinstance(rnd, random.Random)
@@ -197,16 +209,22 @@ def test_order_of_opponents_does_not_matter(standings: list[Standing], config: E
     rnd.shuffle(shuffled)
     plain = rate(standings, config)
     mixed = rate([standings[i] for i in shuffled], config)
-    assert [mixed[shuffled.index(i)].delta for i in range(len(standings))] == pytest.approx([c.delta for c in plain])
+    assert [mixed[shuffled.index(i)].delta for i in range(len(standings))] == pytest.approx(
+        [c.delta for c in plain]
+    )
 
 
 @given(matches(), configs)
-def test_parts_against_each_opponent_add_up_to_the_change(standings: list[Standing], config: EloConfig) -> None:
+def test_parts_against_each_opponent_add_up_to_the_change(
+    standings: list[Standing], config: EloConfig
+) -> None:
     assert all(math.fsum(c.against) == c.delta for c in rate(standings, config))
 
 
 @given(matches(), configs)
-def test_equal_k_factors_make_a_zero_sum_match(standings: list[Standing], config: EloConfig) -> None:
+def test_equal_k_factors_make_a_zero_sum_match(
+    standings: list[Standing], config: EloConfig
+) -> None:
     standings = [replace(s, games=ESTABLISHED + 50) for s in standings]
     assert math.fsum(c.delta for c in rate(standings, config)) == pytest.approx(0.0, abs=1e-6)
 
@@ -227,5 +245,7 @@ def test_the_math_loads_no_web_framework() -> None:
         "('django', 'channels', 'celery', 'rest_framework')))"
     )
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
     assert done.stdout.strip() == "[]"

@@ -17,7 +17,9 @@ pytestmark = pytest.mark.django_db
 def play(users, n: int = 1) -> None:  # type: ignore[no-untyped-def]
     now = timezone.now()
     for i in range(n):
-        rating_apply_result(result_id=finished_match(users, at=now - timedelta(minutes=n - i), seed=i + 1).pk)
+        rating_apply_result(
+            result_id=finished_match(users, at=now - timedelta(minutes=n - i), seed=i + 1).pk
+        )
 
 
 def test_empty_leaderboard_says_no_games_yet(client: Client) -> None:
@@ -61,10 +63,15 @@ def test_unknown_player_is_not_found(client: Client) -> None:
 
 
 def test_profile_include_renders_for_a_user_without_matches() -> None:
-    html = Template("{% load ratings_tags %}{% profile_ratings user %}").render(Context({"user": UserFactory()}))
+    html = Template("{% load ratings_tags %}{% profile_ratings user %}").render(
+        Context({"user": UserFactory()})
+    )
     assert "No rated matches yet." in html
 
 
 def test_leaderboard_is_translated(client: Client) -> None:
     client.cookies["django_language"] = "ru"
-    assert "Показать игроков с предварительным рейтингом" in client.get("/leaderboards/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert (
+        "Показать игроков с предварительным рейтингом"
+        in client.get("/leaderboards/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    )

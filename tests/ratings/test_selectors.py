@@ -23,7 +23,9 @@ from tests.ratings.helpers import finished_match
 pytestmark = pytest.mark.django_db
 
 
-def rated(user=None, *, bot: str = "", rating: float, games: int = 50, days_ago: int = 1, players: int = 3) -> Rating:
+def rated(
+    user=None, *, bot: str = "", rating: float, games: int = 50, days_ago: int = 1, players: int = 3
+) -> Rating:
     competitor = Competitor.objects.create(user=user, bot_level=bot)
     return Rating.objects.create(
         competitor=competitor,
@@ -113,7 +115,9 @@ def test_history_is_oldest_first_and_chains() -> None:
     a, b, c = UserFactory(), UserFactory(), UserFactory()
     now = timezone.now()
     for i in range(3):
-        rating_apply_result(result_id=finished_match([a, b, c], at=now + timedelta(minutes=i), seed=i + 1).pk)
+        rating_apply_result(
+            result_id=finished_match([a, b, c], at=now + timedelta(minutes=i), seed=i + 1).pk
+        )
     history = player_rating_history(user=a)
     assert all(x.after == pytest.approx(y.before) for x, y in itertools.pairwise(history))
 
@@ -122,6 +126,8 @@ def test_stats_add_up_the_matches() -> None:
     a, b, c = UserFactory(), UserFactory(), UserFactory()
     now = timezone.now()
     for i in range(2):
-        rating_apply_result(result_id=finished_match([a, b, c], at=now + timedelta(minutes=i), seed=i + 1).pk)
+        rating_apply_result(
+            result_id=finished_match([a, b, c], at=now + timedelta(minutes=i), seed=i + 1).pk
+        )
     stats = player_stats(user=a)
     assert stats.matches == 2 and stats.deals > 0 and stats.points_per_deal is not None

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 def ratings_now() -> dict[tuple[int, int], tuple[float, int]]:
-    return {(r.competitor_id, r.players): (round(r.rating, 9), r.games) for r in Rating.objects.all()}
+    return {
+        (r.competitor_id, r.players): (round(r.rating, 9), r.games) for r in Rating.objects.all()
+    }
 
 
 def test_a_rated_result_writes_one_change_per_player() -> None:
@@ -63,7 +65,9 @@ def test_an_unrated_match_moves_no_rating() -> None:
 def test_bots_are_rated_and_marked_as_bots() -> None:
     result = finished_match([UserFactory(), "basic", "strong"])
     rating_apply_result(result_id=result.pk)
-    assert sorted(Rating.objects.filter(is_bot=True).values_list("competitor__bot_level", flat=True)) == [
+    assert sorted(
+        Rating.objects.filter(is_bot=True).values_list("competitor__bot_level", flat=True)
+    ) == [
         "basic",
         "strong",
     ]
@@ -84,7 +88,10 @@ def test_ratings_are_kept_per_table_size() -> None:
     a, b, c = UserFactory(), UserFactory(), UserFactory()
     rating_apply_result(result_id=finished_match([a, b, c]).pk)
     rating_apply_result(result_id=finished_match([a, b]).pk)
-    assert sorted(Rating.objects.filter(competitor__user=a).values_list("players", flat=True)) == [2, 3]
+    assert sorted(Rating.objects.filter(competitor__user=a).values_list("players", flat=True)) == [
+        2,
+        3,
+    ]
 
 
 def test_a_resigned_player_finishes_last_and_loses_rating() -> None:
@@ -181,7 +188,9 @@ def test_recompute_is_deterministic() -> None:
     now = timezone.now()
     for i in range(6):
         three = [users[(i + k) % 5] for k in range(3)]
-        rating_apply_result(result_id=finished_match(three, at=now + timedelta(minutes=i), seed=i + 1).pk)
+        rating_apply_result(
+            result_id=finished_match(three, at=now + timedelta(minutes=i), seed=i + 1).pk
+        )
     first = ratings_now()
     ratings_recompute()
     assert ratings_now() == first

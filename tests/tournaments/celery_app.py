@@ -12,7 +12,9 @@ from config.celery import app
 
 queue = os.environ["E2E_QUEUE"]
 app.conf.task_default_queue = queue
-app.conf.task_routes = {"*": {"queue": queue}}  # not config.celery's pools: all on this test's queue
+app.conf.task_routes = {
+    "*": {"queue": queue}
+}  # not config.celery's pools: all on this test's queue
 app.conf.beat_schedule = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": 1.0},
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 1.0},

@@ -262,7 +262,9 @@ def test_the_admin_disqualifies_a_player_after_asking_for_a_reason(organiser: Cl
     changelist = reverse("admin:tournaments_registration_changelist")
     asked = organiser.post(changelist, {"action": "disqualify", "_selected_action": [reg.pk]})
     reg.refresh_from_db()
-    assert reg.status == Registration.Status.REGISTERED and 'name="reason"' in asked.content.decode()
+    assert (
+        reg.status == Registration.Status.REGISTERED and 'name="reason"' in asked.content.decode()
+    )
     organiser.post(
         changelist,
         {"action": "disqualify", "_selected_action": [reg.pk], "apply": "1", "reason": "cheating"},

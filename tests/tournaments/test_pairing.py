@@ -457,4 +457,3 @@ def test_a_large_swiss_field_is_seated_the_same_way_twice_with_one_seed() -> Non
     second = swiss_seating(entrants, history, seats=3, seed=11)
 
     assert first == second
-

@@ -35,7 +35,9 @@ def test_the_replay_of_a_table_cut_by_the_clock_opens(client) -> None:
     assert "Ended by the time limit" in page.content.decode()
 
 
-def test_the_table_page_of_a_cut_table_names_its_tournament_round_and_the_players_place(client) -> None:
+def test_the_table_page_of_a_cut_table_names_its_tournament_round_and_the_players_place(
+    client,
+) -> None:
     t, a, _limit = cut_table()
     seat = a.seats.exclude(user=None).first()
     client.force_login(seat.user)

@@ -5,15 +5,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0001_initial'),
+        ("tournaments", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='registration',
-            name='registered_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='registered'),
+            model_name="registration",
+            name="registered_at",
+            field=models.DateTimeField(
+                default=django.utils.timezone.now, verbose_name="registered"
+            ),
         ),
     ]

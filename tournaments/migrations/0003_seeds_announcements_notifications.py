@@ -6,50 +6,111 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_registered_at_set_by_service'),
+        ("tournaments", "0002_registered_at_set_by_service"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='registration',
-            name='seed',
-            field=models.PositiveIntegerField(blank=True, help_text='Manual seed (1 = the top) for a knockout and the first Swiss round; empty: by rating, after the seeded players.', null=True, verbose_name='seed'),
+            model_name="registration",
+            name="seed",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="Manual seed (1 = the top) for a knockout and the first Swiss round; empty: by rating, after the seeded players.",
+                null=True,
+                verbose_name="seed",
+            ),
         ),
         migrations.CreateModel(
-            name='Announcement',
+            name="Announcement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.CharField(max_length=500, verbose_name='message')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='sent')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='organiser')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='announcements', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.CharField(max_length=500, verbose_name="message")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="sent")),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="organiser",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="announcements",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'announcement',
-                'verbose_name_plural': 'announcements',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "announcement",
+                "verbose_name_plural": "announcements",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Notification',
+            name="Notification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('announcement', 'announcement'), ('check_in', 'check-in is open'), ('table_ready', 'your table is ready')], max_length=16, verbose_name='kind')),
-                ('text', models.CharField(max_length=600, verbose_name='text')),
-                ('url', models.CharField(blank=True, max_length=200, verbose_name='link')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('read_at', models.DateTimeField(blank=True, null=True, verbose_name='read')),
-                ('tournament', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to='tournaments.tournament')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_notifications', to=settings.AUTH_USER_MODEL, verbose_name='player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("announcement", "announcement"),
+                            ("check_in", "check-in is open"),
+                            ("table_ready", "your table is ready"),
+                        ],
+                        max_length=16,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("text", models.CharField(max_length=600, verbose_name="text")),
+                ("url", models.CharField(blank=True, max_length=200, verbose_name="link")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                ("read_at", models.DateTimeField(blank=True, null=True, verbose_name="read")),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournament_notifications",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'notification',
-                'verbose_name_plural': 'notifications',
-                'ordering': ['-created_at', '-pk'],
-                'indexes': [models.Index(fields=['user', 'read_at'], name='tournaments_notif_unread')],
+                "verbose_name": "notification",
+                "verbose_name_plural": "notifications",
+                "ordering": ["-created_at", "-pk"],
+                "indexes": [
+                    models.Index(fields=["user", "read_at"], name="tournaments_notif_unread")
+                ],
             },
         ),
     ]

@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0003_seeds_announcements_notifications'),
+        ("tournaments", "0003_seeds_announcements_notifications"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='tournament',
-            name='bot_level',
-            field=models.CharField(choices=[('random', 'random'), ('basic', 'basic'), ('strong', 'strong'), ('master', 'master')], default='basic', max_length=8, verbose_name='bot level for empty seats'),
+            model_name="tournament",
+            name="bot_level",
+            field=models.CharField(
+                choices=[
+                    ("random", "random"),
+                    ("basic", "basic"),
+                    ("strong", "strong"),
+                    ("master", "master"),
+                ],
+                default="basic",
+                max_length=8,
+                verbose_name="bot level for empty seats",
+            ),
         ),
     ]

@@ -15,7 +15,9 @@ class Command(BaseCommand):
     help = "Regenerate the Bots page's figures (games/bots_report.json) from bench/arena.py --json files."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("files", nargs="+", help="arena JSON files, in order (a later pairing wins)")
+        parser.add_argument(
+            "files", nargs="+", help="arena JSON files, in order (a later pairing wins)"
+        )
         parser.add_argument("--output", default=str(REPORT_PATH))
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -30,5 +32,7 @@ class Command(BaseCommand):
             runs.append(run)
         report = build_report(runs)
         Path(options["output"]).write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")
-        sizes = ", ".join(f"{p} players: {len(s['deals'])} pairings" for p, s in report["sizes"].items())
+        sizes = ", ".join(
+            f"{p} players: {len(s['deals'])} pairings" for p, s in report["sizes"].items()
+        )
         self.stdout.write(f"wrote {options['output']} ({sizes})")
