@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import errors, selectors, services
+from games import errors, selectors, services, table_rules
 from games.bots import LEVELS
 from games.engine.options import PLAYER_COUNTS, RED_THRESHOLDS, BarrelBidding, Bolts, Options
 from games.models import Table
@@ -33,7 +33,7 @@ def _option_schema(name: str, default: Any) -> dict[str, Any]:
     if name == "players":
         return {"type": "integer", "enum": list(PLAYER_COUNTS)}
     if name == "target":
-        low, high = services.TARGET_RANGE
+        low, high = table_rules.TARGET_RANGE
         return {"type": "integer", "minimum": low, "maximum": high}
     if name == "red_threshold":
         return {"type": "integer", "nullable": True, "enum": list(RED_THRESHOLDS)}
@@ -137,7 +137,7 @@ class TableSerializer(serializers.Serializer[Any]):
 
 class TableCreateSerializer(serializers.Serializer[Any]):
     players = serializers.ChoiceField(choices=[2, 3, 4], default=3)
-    preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
+    preset = serializers.ChoiceField(choices=table_rules.PRESET_NAMES, default="classic")
     options = OptionsField(
         required=False, help_text=f"Changes to the preset; any of: {', '.join(OPTION_NAMES)}."
     )
@@ -145,8 +145,8 @@ class TableCreateSerializer(serializers.Serializer[Any]):
     private = serializers.BooleanField(default=False)
     move_seconds = serializers.IntegerField(
         default=30,
-        min_value=services.MOVE_SECONDS_RANGE[0],
-        max_value=services.MOVE_SECONDS_RANGE[1],
+        min_value=table_rules.MOVE_SECONDS_RANGE[0],
+        max_value=table_rules.MOVE_SECONDS_RANGE[1],
     )
 
 
@@ -161,11 +161,11 @@ class BotSerializer(serializers.Serializer[Any]):
 
 class QuickSerializer(serializers.Serializer[Any]):
     level = serializers.ChoiceField(choices=LEVELS, default="basic")
-    preset = serializers.ChoiceField(choices=services.PRESET_NAMES, default="classic")
+    preset = serializers.ChoiceField(choices=table_rules.PRESET_NAMES, default="classic")
     move_seconds = serializers.IntegerField(
         default=60,
-        min_value=services.MOVE_SECONDS_RANGE[0],
-        max_value=services.MOVE_SECONDS_RANGE[1],
+        min_value=table_rules.MOVE_SECONDS_RANGE[0],
+        max_value=table_rules.MOVE_SECONDS_RANGE[1],
     )
 
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 else:
     from django.utils.functional import Promise
 
-PRESET_ORDER = ("classic", "igrafan", "club", "simple")
+PRESET_ORDER = tuple(PRESETS)  # the engine's presets, in its order
 
 PRESET_LABELS: dict[str, Promise] = {
     "classic": _("Classic"),

@@ -38,7 +38,6 @@ from games.engine import (
     Action,
     EngineError,
     IllegalAction,
-    InvalidOptions,
     MalformedAction,
     Match,
     NotYourTurn,
@@ -49,14 +48,9 @@ from games.engine.fair import commitment, new_server_seed, validate_client_seed
 
 from .models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
 from .signals import match_finished, table_changed
+from .table_rules import MOVE_SECONDS_RANGE, table_options
 
 log = logging.getLogger(__name__)
-
-MOVE_SECONDS_RANGE = (5, 600)
-# docs/rules.md "Table options"; the engine only needs > 0. The top is far beyond a
-# match people play, for bench/table_actions.py's endless matches (target 100,000).
-TARGET_RANGE = (100, 100_000)
-PRESET_NAMES = ("classic", "igrafan", "club", "simple")
 
 
 @dataclass
@@ -70,25 +64,6 @@ class Applied:
 
 
 # -- tables before play --------------------------------------------------------------
-
-
-def table_options(*, players: int, preset: str, options: dict[str, Any] | None) -> Options:
-    """The engine options of a new table: the preset, then the given changes."""
-    if preset not in PRESET_NAMES:
-        raise errors.Malformed(
-            f"unknown preset {preset!r}; choose one of {', '.join(PRESET_NAMES)}"
-        )
-    if options is not None and not isinstance(options, dict):
-        raise errors.Malformed("options must be an object")
-    data = {**Options.preset(preset).to_dict(), **(options or {}), "players": players}
-    try:
-        opts = Options.from_dict(data)
-    except (InvalidOptions, EngineError) as exc:
-        raise errors.Malformed(str(exc)) from None
-    low, high = TARGET_RANGE
-    if not low <= opts.target <= high:
-        raise errors.Malformed(f"option target must be a whole number from {low} to {high}")
-    return opts
 
 
 @transaction.atomic

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from games import errors as game_errors
 from games.engine.options import Options
-from games.services import MOVE_SECONDS_RANGE, table_options
+from games.table_rules import MOVE_SECONDS_RANGE, table_options
 
 if TYPE_CHECKING:
     from tournaments.models import Tournament

@@ -1,0 +1,38 @@
+"""What a new table's settings may be: the preset, the option changes, the bounds.
+
+Pure checks with no database, shared by the table services and by tournaments'
+validation (a tournament's tables must be tables the games app would open), so that
+tournaments need not import the table services for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import errors
+from games.engine import PRESETS, EngineError, InvalidOptions, Options
+
+MOVE_SECONDS_RANGE = (5, 600)
+# docs/rules.md "Table options"; the engine only needs > 0. The top is far beyond a
+# match people play, for bench/table_actions.py's endless matches (target 100,000).
+TARGET_RANGE = (100, 100_000)
+PRESET_NAMES = tuple(PRESETS)  # the engine's presets, in its order
+
+
+def table_options(*, players: int, preset: str, options: dict[str, Any] | None) -> Options:
+    """The engine options of a new table: the preset, then the given changes."""
+    if preset not in PRESET_NAMES:
+        raise errors.Malformed(
+            f"unknown preset {preset!r}; choose one of {', '.join(PRESET_NAMES)}"
+        )
+    if options is not None and not isinstance(options, dict):
+        raise errors.Malformed("options must be an object")
+    data = {**Options.preset(preset).to_dict(), **(options or {}), "players": players}
+    try:
+        opts = Options.from_dict(data)
+    except (InvalidOptions, EngineError) as exc:
+        raise errors.Malformed(str(exc)) from None
+    low, high = TARGET_RANGE
+    if not low <= opts.target <= high:
+        raise errors.Malformed(f"option target must be a whole number from {low} to {high}")
+    return opts
