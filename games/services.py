@@ -47,6 +47,7 @@ from games.engine import (
 from games.engine.fair import commitment, new_server_seed, validate_client_seed
 
 from .models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
+from .placing import places_by_score
 from .signals import match_finished, table_changed
 from .table_rules import MOVE_SECONDS_RANGE, table_options
 
@@ -827,18 +828,9 @@ def _result_write(
 def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> list[int]:
     """Places by seat (1 = first): the winner first, the rest by final score, equal
     scores sharing a place; a player who resigned finishes last."""
-
-    def key(seat: int) -> tuple[int, int, int]:
-        return (1 if resigned[seat] else 0, 0 if seat == winner else 1, -scores[seat])
-
-    order = sorted(range(len(scores)), key=key)
-    places = [0] * len(scores)
-    for position, seat in enumerate(order):
-        if position and key(order[position - 1]) == key(seat):
-            places[seat] = places[order[position - 1]]
-        else:
-            places[seat] = position + 1
-    return places
+    return places_by_score(
+        scores, winner=winner, last={seat for seat, gone in enumerate(resigned) if gone}
+    )
 
 
 def _seats(table: Table, state: table_state.TableState) -> list[Seat]:

@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from games.bots import LEVELS
 from games.engine.options import PRESETS
 from games.models import Table
-from tournaments.scoring import DEFAULT_POINTS
+from tournaments.scoring import DEFAULT_POINTS, placement_points
 
 
 def default_points() -> list[int]:
@@ -215,8 +215,7 @@ class Tournament(models.Model):
         return options
 
     def points_for(self, place: int) -> int:
-        points = self.placement_points or []
-        return int(points[place - 1]) if 1 <= place <= len(points) else 0
+        return int(placement_points(place, self.placement_points or []))
 
     def clean(self) -> None:
         from tournaments.validation import tournament_errors

@@ -24,6 +24,8 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from games import placing
+
 PlayerId = int
 
 DEFAULT_POINTS: dict[int, tuple[int, ...]] = {2: (2, 0), 3: (3, 1, 0), 4: (3, 2, 1, 0)}
@@ -65,19 +67,8 @@ def placement_points(place: int, points: Sequence[int]) -> int:
 
 def places_by_score(scores: Sequence[int], last: Collection[int] = ()) -> list[int]:
     """Places by seat from the scores, highest first, equal scores sharing a place; the
-    seats in ``last`` (resigned) come after everyone else."""
-
-    def key(seat: int) -> tuple[int, int]:
-        return (1 if seat in last else 0, -scores[seat])
-
-    order = sorted(range(len(scores)), key=key)
-    places = [0] * len(scores)
-    for position, seat in enumerate(order):
-        if position and key(order[position - 1]) == key(seat):
-            places[seat] = places[order[position - 1]]
-        else:
-            places[seat] = position + 1
-    return places
+    seats in ``last`` (resigned) come after everyone else (the games app's rule)."""
+    return placing.places_by_score(scores, last=last)
 
 
 def standings(
