@@ -23,6 +23,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.errors import ServiceError
+
 API_PREFIX = "/api/"
 
 # DRF's own codes renamed to the codes the websocket uses for the same thing (protocol §4).
@@ -83,11 +85,9 @@ def _message(detail: Any) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: every exception of an API view in the one shape."""
-    code = getattr(exc, "code", None)
-    status = getattr(exc, "status", None)
-    if isinstance(code, str) and isinstance(status, int) and hasattr(exc, "message"):
+    if isinstance(exc, ServiceError):
         # The domain errors (games.errors.TableError, tournaments.errors.TournamentError).
-        domain = Response(error_body(code, str(exc.message)), status=status)
+        domain = Response(error_body(exc.code, exc.message), status=exc.status)
         if extra := getattr(exc, "headers", None):
             for name, value in extra.items():
                 domain[name] = value

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from config.errors import ServiceError
 
-class TableError(Exception):
-    code = "error"
-    status = 400
-    default_message = _("The request cannot be carried out.")
 
-    def __init__(self, message: object | None = None) -> None:
-        self.message = str(message if message is not None else self.default_message)
-        super().__init__(self.message)
+class TableError(ServiceError):
+    """The live tables' errors (``config.errors``: code, status, message)."""
 
 
 class Malformed(TableError):
