@@ -56,7 +56,7 @@ def bot_turn_later(table_id: int, version: int, delay: float) -> None:
         return
     from games.services import bot_play
 
-    later(bot_play, (table_id, version), delay)
+    later(functools.partial(bot_play, table_id=table_id, version=version), (), delay)
 
 
 def _log_failure(future: Any) -> None:

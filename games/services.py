@@ -943,7 +943,7 @@ def _pk(table: Table | int) -> int:
 # -- bots and the clock ------------------------------------------------------------------
 
 
-def bot_play(table_id: int, version: int) -> bool:
+def bot_play(*, table_id: int, version: int) -> bool:
     """Play a bot's turn if the table is still at ``version`` and a bot plays the seat
     to act. Idempotent: a stale call does nothing. The bot decides outside the row lock
     (a strong bot thinks for a few hundred milliseconds)."""

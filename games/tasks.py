@@ -16,7 +16,7 @@ from games import retention, services
     name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
 def bot_play_turn(table_id: int, version: int) -> bool:
-    return services.bot_play(table_id, version)
+    return services.bot_play(table_id=table_id, version=version)
 
 
 @shared_task(

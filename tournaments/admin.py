@@ -66,17 +66,17 @@ def _export(
     queryset: QuerySet[Tournament],
     what: str,
     columns: tuple[str, ...],
-    rows: Callable[[Tournament], list[dict[str, Any]]],
+    rows: Callable[..., list[dict[str, Any]]],  # a selector: rows(tournament=…)
 ) -> HttpResponse:
     """One CSV of the selected tournaments (a ``tournament`` column first when several)."""
     chosen = list(queryset.order_by("pk"))
     if len(chosen) == 1:
-        text = selectors.csv_text(columns, rows(chosen[0]))
+        text = selectors.csv_text(columns, rows(tournament=chosen[0]))
         name = f"tournament-{chosen[0].pk}-{what}.csv"
     else:
         text = selectors.csv_text(
             ("tournament", *columns),
-            [{"tournament": t.name, **row} for t in chosen for row in rows(t)],
+            [{"tournament": t.name, **row} for t in chosen for row in rows(tournament=t)],
         )
         name = f"tournaments-{what}.csv"
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")

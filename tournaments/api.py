@@ -217,7 +217,9 @@ class StandingsView(_Base):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
-        return Response(TournamentStandingSerializer(selectors.standings(t), many=True).data)
+        return Response(
+            TournamentStandingSerializer(selectors.standings(tournament=t), many=True).data
+        )
 
 
 class RoundsView(_Base):
@@ -229,7 +231,7 @@ class RoundsView(_Base):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
-        return Response(TournamentRoundSerializer(selectors.rounds(t), many=True).data)
+        return Response(TournamentRoundSerializer(selectors.rounds(tournament=t), many=True).data)
 
 
 class ResultsView(_Base):
@@ -241,7 +243,7 @@ class ResultsView(_Base):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
-        return Response(TableResultSerializer(selectors.result_rows(t), many=True).data)
+        return Response(TableResultSerializer(selectors.result_rows(tournament=t), many=True).data)
 
 
 class _Action(_Base):

@@ -219,8 +219,9 @@ def entrants(t: Tournament) -> list[Registration]:
     )
 
 
-def standings(t: Tournament) -> list[Standing]:
+def standings(*, tournament: Tournament) -> list[Standing]:
     """In order; a disqualified player's row carries the organiser's reason (``reason``)."""
+    t = tournament
     rows = list(t.standings.select_related("user").order_by("position"))
     reasons = disqualification_reasons(t) if any(s.disqualified for s in rows) else {}
     for s in rows:
@@ -260,7 +261,8 @@ class RoundView:
     tables: list[TableView] = field(default_factory=list)
 
 
-def rounds(t: Tournament, *, newest_first: bool = True) -> list[RoundView]:
+def rounds(*, tournament: Tournament, newest_first: bool = True) -> list[RoundView]:
+    t = tournament
     out: list[RoundView] = []
     qs: QuerySet[Round] = t.round_set.order_by("-number" if newest_first else "number")
     assignments = (
@@ -482,7 +484,7 @@ def overlap_warning(*, tournament: Tournament, user: Any) -> str:
 
 def round_sheet(t: Tournament, number: int) -> RoundView | None:
     """One round with its tables and seats (the printable round sheet)."""
-    for view in rounds(t, newest_first=False):
+    for view in rounds(tournament=t, newest_first=False):
         if view.number == number:
             return view
     return None
@@ -499,8 +501,9 @@ RESULTS_COLUMNS = (
 )  # fmt: skip
 
 
-def standings_rows(t: Tournament) -> list[dict[str, Any]]:
+def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The standings as plain rows (CSV and JSON exports)."""
+    t = tournament
     reasons = disqualification_reasons(t)
     return [
         {
@@ -516,12 +519,13 @@ def standings_rows(t: Tournament) -> list[dict[str, Any]]:
             "disqualified": s.disqualified,
             "reason": reasons.get(s.user_id, "") if s.disqualified else "",
         }
-        for s in standings(t)
+        for s in standings(tournament=t)
     ]
 
 
-def result_rows(t: Tournament) -> list[dict[str, Any]]:
+def result_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """Every seat of every table of the event with its result (CSV and JSON exports)."""
+    t = tournament
     from games.models import MatchResult
 
     finished_by = dict(
@@ -530,7 +534,7 @@ def result_rows(t: Tournament) -> list[dict[str, Any]]:
         )
     )
     out = []
-    for view in rounds(t, newest_first=False):
+    for view in rounds(tournament=t, newest_first=False):
         for table in view.tables:
             for seat in table.seats:
                 out.append(

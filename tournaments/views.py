@@ -30,8 +30,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "my_table_url": live.table_url(mine.table_id) if mine and mine.table_id else None,
         "rules": selectors.rules_in_words(t),
         "entrants": selectors.entrants(t),
-        "standings": selectors.standings(t),
-        "rounds": selectors.rounds(t),
+        "standings": selectors.standings(tournament=t),
+        "rounds": selectors.rounds(tournament=t),
         "announcements": selectors.announcements(t),
     }
     # The page's live parts, fetched again when the websocket says something changed.
@@ -115,7 +115,9 @@ def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A printable page of the standings (final once the event is finished)."""
     t = _visible_or_404(request, tournament_id)
     return render(
-        request, "tournaments/standings_print.html", {"t": t, "standings": selectors.standings(t)}
+        request,
+        "tournaments/standings_print.html",
+        {"t": t, "standings": selectors.standings(tournament=t)},
     )
 
 
@@ -127,13 +129,13 @@ def _csv(name: str, text: str) -> HttpResponse:
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _visible_or_404(request, tournament_id)
-    text = selectors.csv_text(selectors.STANDINGS_COLUMNS, selectors.standings_rows(t))
+    text = selectors.csv_text(selectors.STANDINGS_COLUMNS, selectors.standings_rows(tournament=t))
     return _csv(f"tournament-{t.pk}-standings.csv", text)
 
 
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _visible_or_404(request, tournament_id)
-    text = selectors.csv_text(selectors.RESULTS_COLUMNS, selectors.result_rows(t))
+    text = selectors.csv_text(selectors.RESULTS_COLUMNS, selectors.result_rows(tournament=t))
     return _csv(f"tournament-{t.pk}-results.csv", text)
 
 
