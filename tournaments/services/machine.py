@@ -1,0 +1,525 @@
+"""The state machine the Celery tick drives: due tournaments, one step each, seating
+rounds, opening live tables, recording results, time limits, the arena, the finish."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, Q
+
+from games.models import FinishedBy, MatchResult, Table
+from tournaments import errors, live, notices, pairing, scoring
+from tournaments.models import (
+    Assignment,
+    AssignmentSeat,
+    Notification,
+    Registration,
+    Round,
+    Tournament,
+)
+from tournaments.services import organiser, standings
+from tournaments.services.common import (
+    ARENA_BOT_AFTER,
+    CHECK_IN_HORIZON,
+    OPEN_BATCH,
+    STOP_GRACE,
+    R,
+    S,
+    _changed,
+    _locked,
+    _now,
+)
+
+log = logging.getLogger(__name__)
+
+
+def tournaments_due(now: datetime | None = None) -> list[int]:
+    """The tournaments the tick should step now: running ones (results, rounds, the
+    clock), and announced ones whose next moment (registration, check-in, start) has
+    come. A paused tournament is stepped too: its results are still recorded."""
+    now = _now(now)
+    due = (
+        Q(status=S.RUNNING)
+        | Q(status=S.SCHEDULED, registration_opens_at__lte=now)
+        # Registration ends in a start, and perhaps a check-in before it (a check-in
+        # window is far shorter than a day).
+        | Q(status__in=Tournament.ENTERABLE, starts_at__lte=now + CHECK_IN_HORIZON)
+    )
+    return list(Tournament.objects.filter(due).values_list("pk", flat=True))
+
+
+def tournament_step(*, tournament_id: int, now: datetime | None = None) -> str:
+    """Do what is due for one tournament now; returns what it did ("" for nothing,
+    "busy" when another worker holds it, "more" when more of the same is due at once).
+
+    Live tables are opened after the lock is released, one assignment at a time.
+    """
+    now = _now(now)
+    with transaction.atomic():
+        t = (
+            Tournament.objects.select_for_update(skip_locked=True)
+            .filter(pk=tournament_id, status__in=Tournament.ACTIVE)
+            .first()
+        )
+        if t is None:
+            active = Tournament.objects.filter(pk=tournament_id, status__in=Tournament.ACTIVE)
+            return "busy" if active.exists() else ""
+        did = _step_locked(t, now)
+    if did == "open":
+        opened, left = round_open_tables(tournament_id=tournament_id, now=now)
+        return "more" if left else f"opened {opened}"
+    return did
+
+
+def _step_locked(t: Tournament, now: datetime) -> str:
+    if t.status == S.SCHEDULED and now >= t.registration_opens_at and not t.paused:
+        organiser.tournament_open_registration(tournament=t, now=now)
+        return "registration"
+    if (
+        t.status == S.REGISTRATION
+        and t.check_in_minutes
+        and now >= t.check_in_opens_at
+        and not t.paused
+    ):
+        organiser.tournament_open_check_in(tournament=t, now=now)
+        return "check_in"
+    if t.status in Tournament.ENTERABLE and now >= t.starts_at and not t.paused:
+        organiser.tournament_start(tournament=t, now=now)
+        return "start"
+    if t.status != S.RUNNING:
+        return ""
+    did = _sweep_tables(t, now)
+    if Assignment.objects.filter(
+        round__tournament=t, status=Assignment.Status.FINISHED, in_standings=False
+    ).exists():
+        standings._standings_write(t)
+        did = did or "standings"
+    rnd = t.round_set.order_by("-number").first()
+    if rnd is None:
+        return did
+    if t.format == Tournament.Format.ARENA:
+        return _arena_step(t, rnd, now) or did
+    if rnd.status == Round.Status.SEATED:
+        if t.paused or now < rnd.starts_at:
+            return did
+        return "open"
+    if rnd.status == Round.Status.PLAYING:
+        if rnd.assignments.filter(table=None).exists():
+            return "open" if not t.paused else did
+        _time_limit(rnd, now)
+        if not rnd.assignments.exclude(status=Assignment.Status.FINISHED).exists():
+            round_close(round=rnd, now=now)
+            return "round_closed"
+        return did
+    # The last round is finished: the next, or the end.
+    if t.paused:
+        return did
+    nxt = _next_field(t, rnd)
+    if nxt is None:
+        tournament_finish(tournament=t, now=now)
+        return "finished"
+    _round_seat(t, rnd.number + 1, now, field=nxt)
+    _changed(t)
+    return "seated"
+
+
+def _next_field(t: Tournament, last: Round) -> list[Registration] | None:
+    """The players of the next round, or None when the event is over."""
+    in_play = list(_in_play(t))
+    if t.format == Tournament.Format.SWISS:
+        if last.number >= (t.rounds or 0) or len(in_play) < 2:
+            return None
+        return in_play
+    # Knockout: the qualifiers of the last round who are still in.
+    if last.assignments.count() <= 1:
+        return None
+    by_user = {r.user_id: r for r in in_play}
+    qualifiers = _knockout_qualifiers(t, last)
+    field = [by_user[u] for u in qualifiers if u in by_user]
+    return field if len(field) >= 2 else None
+
+
+def _knockout_qualifiers(t: Tournament, rnd: Round) -> list[int]:
+    """Next round's seeds: from each table its top humans (ties by seed), table winners
+    first, each group by seed."""
+    seed_of = _seeds(t)
+    triples: list[tuple[int, int, int]] = []
+    for a in rnd.assignments.prefetch_related("seats"):
+        seats = sorted(a.seats.all(), key=lambda s: s.number)
+        table = tuple(s.user_id for s in seats)
+        finish = sorted(
+            seats, key=lambda s: (s.place or 99, seed_of.get(s.user_id or 0, 10**6), s.number)
+        )
+        through = pairing.knockout_qualifiers([s.user_id for s in finish], table, t.advance)
+        place = {s.user_id: s.place or 99 for s in seats}
+        triples += [(place[u], seed_of.get(u, 10**6), u) for u in through]
+    return pairing.knockout_next_seeds(triples)
+
+
+def _seeds(t: Tournament) -> dict[int, int]:
+    """Each player's seed (0 = best): the organiser's manual seeds first, then by
+    rating at registration."""
+    order = t.registrations.order_by(
+        F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
+    ).values_list("user_id", flat=True)
+    return {u: i for i, u in enumerate(order)}
+
+
+def seed_key(r: Registration) -> tuple[Any, ...]:
+    """The seeding order: manual seeds (1 = top) first, then by rating."""
+    return (r.seed is None, r.seed or 0, -r.rating, r.registered_at, r.pk)
+
+
+def _in_play(t: Tournament, everyone: bool = False) -> Any:
+    regs = t.registrations.select_related("user")
+    if everyone:
+        return regs.exclude(status__in=(R.NO_SHOW,))
+    return regs.filter(status=R.CHECKED_IN)
+
+
+def _round_seat(
+    t: Tournament, number: int, now: datetime, field: Sequence[Registration] | None = None
+) -> Round:
+    """Seat round ``number`` (Swiss or knockout): the assignments, no live tables yet."""
+    k = t.players_per_table
+    if field is None:
+        field = list(_in_play(t))
+    history = _history(t)
+    if t.format == Tournament.Format.KNOCKOUT:
+        if number == 1:
+            field = sorted(field, key=seed_key)
+        tables = pairing.knockout_seating(
+            [r.user_id for r in field], seats=k, history=history, seed=t.seed + number
+        )
+    else:
+        entrants = _swiss_order(t, field, first=number == 1)
+        tables = pairing.swiss_seating(entrants, history, seats=k, seed=t.seed + number)
+    pairing.check_round(tables, [r.user_id for r in field], k)
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(
+                tournament=t,
+                number=number,
+                starts_at=now + timedelta(seconds=t.break_seconds),
+            )
+    except IntegrityError:
+        return Round.objects.get(tournament=t, number=number)
+    for i, table in enumerate(tables, start=1):
+        a = Assignment.objects.create(round=rnd, number=i)
+        AssignmentSeat.objects.bulk_create(
+            AssignmentSeat(assignment=a, number=seat, user_id=user)
+            for seat, user in enumerate(table)
+        )
+    return rnd
+
+
+def _swiss_order(
+    t: Tournament, field: Sequence[Registration], *, first: bool
+) -> list[pairing.Entrant]:
+    if first:
+        ordered = sorted(field, key=seed_key)
+        return [pairing.Entrant(r.user_id, 0) for r in ordered]
+    rows = {s.user_id: s for s in t.standings.all()}
+
+    def key(r: Registration) -> tuple[float, ...]:
+        s = rows.get(r.user_id)
+        return (s.position if s else 10**9, -r.rating, r.pk)
+
+    ordered = sorted(field, key=key)
+    return [
+        pairing.Entrant(r.user_id, rows[r.user_id].points if r.user_id in rows else 0)
+        for r in ordered
+    ]
+
+
+def _history(t: Tournament) -> pairing.History:
+    """Every table of the event so far, in seat positions (0 = first dealer), oldest
+    first."""
+    history = pairing.History()
+    assignments = (
+        Assignment.objects.filter(round__tournament=t)
+        .exclude(table=None)
+        .select_related("table")
+        .prefetch_related("seats")
+        .order_by("round__number", "created_at", "pk")
+    )
+    for a in assignments:
+        seats = sorted(a.seats.all(), key=lambda s: s.number)
+        k = len(seats)
+        dealer = (
+            a.table.first_dealer if a.table is not None and a.table.first_dealer is not None else 0
+        )
+        by_position: list[int | None] = [None] * k
+        for s in seats:
+            by_position[(s.number - dealer) % k] = s.user_id
+        history.add(by_position)
+    return history
+
+
+def round_open_tables(*, tournament_id: int, now: datetime | None = None) -> tuple[int, int]:
+    """Open the live tables of the tournament's seated round (or arena assignments not
+    yet open), each in its own transaction; returns (opened, still to open)."""
+    now = _now(now)
+    opened = 0
+    pending = list(
+        Assignment.objects.filter(
+            round__tournament_id=tournament_id, table=None, status=Assignment.Status.PENDING
+        )
+        .order_by("round__number", "number")
+        .values_list("pk", flat=True)[:OPEN_BATCH]
+    )
+    for pk in pending:
+        with transaction.atomic():
+            a = (
+                Assignment.objects.select_for_update(skip_locked=True)
+                .select_related("round__tournament")
+                .filter(pk=pk, table=None)
+                .first()
+            )
+            if a is None:
+                continue
+            t = a.round.tournament
+            if t.status != S.RUNNING:
+                continue
+            _assignment_open(a, t, now)
+            opened += 1
+    left = Assignment.objects.filter(
+        round__tournament_id=tournament_id, table=None, status=Assignment.Status.PENDING
+    ).count()
+    if not left:
+        with transaction.atomic():
+            rounds = Round.objects.select_for_update().filter(
+                tournament_id=tournament_id, status=Round.Status.SEATED
+            )
+            for rnd in rounds:
+                t = rnd.tournament
+                rnd.status = Round.Status.PLAYING
+                rnd.ends_at = now + timedelta(minutes=t.round_minutes) if t.round_minutes else None
+                rnd.save(update_fields=["status", "ends_at"])
+                _changed(t)
+    return opened, left
+
+
+def _assignment_open(a: Assignment, t: Tournament, now: datetime) -> None:
+    seats = sorted(a.seats.select_related("user"), key=lambda s: s.number)
+    seating = [s.user for s in seats]
+    opened = live.table_open(
+        seating=seating,
+        players=t.players_per_table,
+        preset=t.preset,
+        options=t.table_options(),
+        rated=t.rated,
+        move_seconds=t.move_seconds,
+        bot_level=t.bot_level,
+    )
+    # The live table's seat numbers are the turn table_open chose: record them.
+    users = [u.pk if u is not None else None for u in opened.seats]
+    AssignmentSeat.objects.filter(assignment=a).delete()
+    AssignmentSeat.objects.bulk_create(
+        AssignmentSeat(assignment=a, number=n, user_id=u) for n, u in enumerate(users)
+    )
+    a.table = opened.table
+    a.status = Assignment.Status.PLAYING
+    a.save(update_fields=["table", "status"])
+    notices.notify(
+        tournament=t,
+        user_ids=[u for u in users if u is not None],
+        kind=Notification.Kind.TABLE_READY,
+        url=live.table_url(opened.table.pk),
+    )
+
+
+def assignment_record_result(*, result_id: int) -> int | None:
+    """Record a finished match of a tournament table (the games app's ``match_finished``);
+    returns the tournament's id, or None when it is not a tournament's table or was
+    recorded already."""
+    result = live.result_of(result_id)
+    if result is None:
+        return None
+    with transaction.atomic():
+        a = (
+            Assignment.objects.select_for_update()
+            .select_related("round__tournament")
+            .filter(table_id=result.table_id)
+            .first()
+        )
+        if a is None or a.status == Assignment.Status.FINISHED:
+            return None
+        _record_result(a, result)
+        return a.round.tournament_id
+
+
+def _record_result(a: Assignment, result: MatchResult) -> None:
+    _record(
+        a,
+        list(result.placements),
+        list(result.final_scores),
+        result.finished_at,
+        early=result.finished_by != FinishedBy.WON,
+    )
+
+
+def _record(
+    a: Assignment, places: list[int], scores: list[int], when: datetime, early: bool = False
+) -> None:
+    t = a.round.tournament
+    for seat in a.seats.all():
+        seat.place = places[seat.number]
+        seat.score = scores[seat.number]
+        seat.points = t.points_for(seat.place)
+        seat.save(update_fields=["place", "score", "points"])
+    a.status = Assignment.Status.FINISHED
+    a.finished_at = when
+    a.stopped_early = early
+    a.save(update_fields=["status", "finished_at", "stopped_early"])
+    _changed(t)
+
+
+def _sweep_tables(t: Tournament, now: datetime) -> str:
+    """Results whose task was lost, and tables that ended without a result."""
+    did = ""
+    live_ones = (
+        Assignment.objects.filter(
+            round__tournament=t, status__in=(Assignment.Status.PLAYING, Assignment.Status.STOPPING)
+        )
+        .exclude(table=None)
+        .select_related("table")
+    )
+    for a in live_ones:
+        assert a.table is not None
+        if a.table.status == Table.Status.FINISHED:
+            result = MatchResult.objects.filter(table=a.table).first()
+            if result is not None and assignment_record_result(result_id=result.pk) is not None:
+                did = "results"
+        elif a.table.status == Table.Status.ABANDONED:
+            _stop_and_rank(a, live.table_lock(a.table.pk), now)
+            did = "results"
+    return did
+
+
+def _time_limit(rnd: Round, now: datetime) -> None:
+    """At the time limit each table is told to finish after its deal in play: the games
+    app then ends the match with a result (``time``) that is recorded like any other. A
+    deal still unfinished ``STOP_GRACE`` later is cut: the match ends at once, counted
+    up to its last complete deal."""
+    if rnd.ends_at is None or now < rnd.ends_at:
+        return
+    for a in rnd.assignments.filter(
+        status__in=(Assignment.Status.PLAYING, Assignment.Status.STOPPING)
+    ).exclude(table=None):
+        assert a.table_id is not None
+        table = live.table_lock(a.table_id)
+        if table.status == Table.Status.FINISHED:
+            continue  # its result is on its way (and the sweep picks up a lost one)
+        if table.status == Table.Status.ABANDONED:
+            _stop_and_rank(a, table, now)  # ended without a result (before results existed)
+            continue
+        if a.status == Assignment.Status.PLAYING:
+            a.status = Assignment.Status.STOPPING
+            a.deals_at_limit = live.table_progress(table).deals
+            a.save(update_fields=["status", "deals_at_limit"])
+            live.table_finish_after_deal(table)
+            continue
+        if now >= rnd.ends_at + STOP_GRACE:
+            result = live.table_finish_now(table)
+            if result is not None:
+                _record_result(
+                    Assignment.objects.select_related("round__tournament").get(pk=a.pk), result
+                )
+
+
+def _stop_and_rank(a: Assignment, table: Table, now: datetime) -> None:
+    progress = live.table_progress(table)
+    last = {i for i, r in enumerate(progress.resigned) if r}
+    places = scoring.places_by_score(progress.scores, last)
+    live.table_stop(table)
+    a = Assignment.objects.select_related("round__tournament").get(pk=a.pk)
+    _record(a, places, progress.scores, now, early=True)
+
+
+def round_close(*, round: Round, now: datetime | None = None) -> None:
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status == Round.Status.FINISHED:
+        return
+    rnd.status = Round.Status.FINISHED
+    rnd.finished_at = _now(now)
+    rnd.save(update_fields=["status", "finished_at"])
+    standings._standings_write(rnd.tournament)
+    _changed(rnd.tournament)
+
+
+def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
+    if now >= t.arena_ends_at:
+        if rnd.ends_at is None:
+            rnd.ends_at = t.arena_ends_at
+            rnd.save(update_fields=["ends_at"])
+        Assignment.objects.filter(round=rnd, table=None).delete()
+        _time_limit(rnd, now)
+        if not rnd.assignments.exclude(status=Assignment.Status.FINISHED).exists():
+            round_close(round=rnd, now=now)
+            tournament_finish(tournament=t, now=now)
+            return "finished"
+        return ""
+    if t.paused:
+        return ""
+    if rnd.assignments.filter(table=None).exists():
+        return "open"
+    busy = set(
+        AssignmentSeat.objects.filter(assignment__round=rnd, user__isnull=False)
+        .exclude(assignment__status=Assignment.Status.FINISHED)
+        .values_list("user_id", flat=True)
+    )
+    last_done = dict(
+        AssignmentSeat.objects.filter(assignment__round=rnd, user__isnull=False)
+        .values_list("user_id")
+        .annotate(last=Max("assignment__finished_at"))
+        .values_list("user_id", "last")
+    )
+    start = t.started_at or t.starts_at
+    waiting = []
+    for reg in _in_play(t):
+        if reg.user_id in busy:
+            continue
+        since = max(
+            d for d in (start, reg.checked_in_at, last_done.get(reg.user_id)) if d is not None
+        )
+        waiting.append(pairing.Waiting(reg.user_id, reg.rating, (since - start).total_seconds()))
+    tables = pairing.arena_seating(
+        waiting,
+        seats=t.players_per_table,
+        now=(now - start).total_seconds(),
+        history=_history(t),
+        base_range=t.arena_range,
+        widen_per_second=t.arena_widen / 10,
+        bot_after=ARENA_BOT_AFTER,
+        seed=t.seed + rnd.assignments.count(),
+    )
+    if not tables:
+        return ""
+    first = (rnd.assignments.aggregate(n=Max("number"))["n"] or 0) + 1
+    for i, table in enumerate(tables, start=first):
+        a = Assignment.objects.create(round=rnd, number=i)
+        AssignmentSeat.objects.bulk_create(
+            AssignmentSeat(assignment=a, number=seat, user_id=user)
+            for seat, user in enumerate(table)
+        )
+    return "open"
+
+
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
+    t = _locked(tournament)
+    if t.status == S.FINISHED:
+        return t
+    if t.status != S.RUNNING:
+        raise errors.WrongState()
+    standings._standings_write(t)
+    t.status = S.FINISHED
+    t.finished_at = _now(now)
+    t.save(update_fields=["status", "finished_at"])
+    _changed(t)
+    return t

@@ -1,0 +1,85 @@
+"""The standings, recomputed from the recorded results, never added to."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+
+from django.db.models import Q
+from django.utils import timezone
+
+from tournaments import scoring
+from tournaments.models import (
+    Assignment,
+    AssignmentSeat,
+    Standing,
+    Tournament,
+)
+from tournaments.services.common import R
+
+log = logging.getLogger(__name__)
+
+
+def _playing_assignments_of(t: Tournament, user_id: int) -> list[Assignment]:
+    return list(
+        Assignment.objects.filter(
+            round__tournament=t,
+            status__in=(Assignment.Status.PLAYING, Assignment.Status.STOPPING),
+            seats__user_id=user_id,
+        )
+    )
+
+
+def standings_compute(t: Tournament) -> list[scoring.Row]:
+    tables: dict[int, list[scoring.SeatResult]] = defaultdict(list)
+    round_of: dict[int, int] = {}
+    seats = AssignmentSeat.objects.filter(
+        assignment__round__tournament=t, assignment__status=Assignment.Status.FINISHED
+    ).values_list("assignment_id", "assignment__round__number", "user_id", "place", "score")
+    for a, number, user, place, score in seats:
+        tables[a].append(scoring.SeatResult(user, place or 0, score or 0))
+        round_of[a] = number
+    regs = t.registrations.exclude(status__in=(R.NO_SHOW,)).exclude(
+        Q(status=R.WITHDRAWN)
+        & Q(left_at__isnull=False)
+        & Q(left_at__lt=t.started_at or timezone.now())
+    )
+    players = [r.user_id for r in regs]
+    disqualified = {r.user_id for r in regs if r.status == R.DISQUALIFIED}
+    return scoring.standings(
+        (scoring.TableResult(round_of[a], tuple(s)) for a, s in tables.items()),
+        points=t.placement_points,
+        players=players,
+        disqualified=disqualified,
+        knockout=t.format == Tournament.Format.KNOCKOUT,
+    )
+
+
+def _standings_write(t: Tournament) -> None:
+    """Recompute the standings from every recorded table (results recorded meanwhile
+    are counted by the next step)."""
+    counted = list(
+        Assignment.objects.filter(
+            round__tournament=t, status=Assignment.Status.FINISHED, in_standings=False
+        ).values_list("pk", flat=True)
+    )
+    rows = standings_compute(t)
+    Standing.objects.filter(tournament=t).delete()
+    Standing.objects.bulk_create(
+        Standing(
+            tournament=t,
+            user_id=r.player,
+            rank=r.rank,
+            position=i,
+            points=r.points,
+            matches=r.matches,
+            wins=r.wins,
+            opponents_points=r.opponents_points,
+            game_score=r.game_score,
+            head_to_head=r.head_to_head,
+            stage=r.stage,
+            disqualified=r.disqualified,
+        )
+        for i, r in enumerate(rows, start=1)
+    )
+    Assignment.objects.filter(pk__in=counted).update(in_standings=True)
