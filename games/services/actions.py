@@ -1,0 +1,446 @@
+"""The one path that moves a game forward (:func:`action_submit`): the engine decides,
+the log grows by one row and the version by one, atomically; the optimistic statement in
+the common case, the row lock otherwise (the package's docstring says which when)."""
+
+from __future__ import annotations
+
+import logging
+import typing
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import errors, selectors
+from games import state as table_state
+from games.engine import (
+    Action,
+    EngineError,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    action_from_dict,
+)
+from games.engine.fair import commitment, new_server_seed
+from games.models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
+from games.placing import places_by_score
+from games.services import broadcast, common, log_sql
+from games.signals import match_finished
+
+log = logging.getLogger(__name__)
+
+
+def action_submit(
+    *,
+    table_id: int,
+    action: Action | dict[str, Any],
+    expected_version: int,
+    user: Any = None,
+    seat: int | None = None,
+    source: str = TableAction.Source.HUMAN,
+    client_id: str | None = None,
+) -> common.Applied:
+    """Apply one action at a table, for the seat ``user`` holds (a person: the seat is
+    decided from the seats as they are when the action is written, under the table's row
+    lock or checked against ``seats_version``, never from a seat number a connection
+    remembered), or for ``seat`` (a bot, the clock). Raises a TableError (and changes
+    nothing) for a malformed or illegal action, a user with no seat (or resigned), another
+    seat's turn, a stale ``expected_version`` or a table that is not playing; a
+    ``client_id`` that was already applied for this seat returns ``Applied(duplicate=True)``."""
+    if (user is None) == (seat is None):
+        raise TypeError("action_submit takes either user or seat")
+    if not isinstance(action, _ACTION_TYPES):
+        try:
+            action = action_from_dict(action)
+        except (MalformedAction, EngineError) as exc:
+            raise errors.Malformed(str(exc)) from None
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise errors.Malformed("version must be a number")
+    if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
+        raise errors.Malformed("id must be a string of 1 to 64 characters")
+    who = _Actor(seat=seat, user_id=None if user is None else common._user_id(user))
+    try:
+        applied = _submit_optimistic(table_id, who, action, expected_version, source, client_id)
+        if applied is not None:
+            return applied
+        with transaction.atomic():
+            return _submit(table_id, who, action, expected_version, source, client_id)
+    except IntegrityError:
+        # Two requests with the same client id raced past the check: the other applied.
+        table_state.forget(table_id)
+        if client_id is not None:
+            version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+            return common.Applied(version=version or 0, duplicate=True)
+        raise
+
+
+_ACTION_TYPES = typing.get_args(Action)
+
+
+@dataclass(frozen=True, slots=True)
+class _Actor:
+    """Who acts: a seat by number (a bot, the clock), or the person ``user_id``, whose
+    seat is looked up in the seats of the moment (None: an anonymous connection)."""
+
+    seat: int | None
+    user_id: int | None
+
+    def seat_in(self, seats: list[Seat]) -> int | None:
+        """The seat this actor plays among ``seats``; None when a person holds none, or
+        has resigned (a bot plays his seat to the end)."""
+        if self.seat is not None:
+            return self.seat
+        if self.user_id is None:
+            return None
+        for s in seats:
+            if s.user_id == self.user_id:
+                return None if s.resigned else s.number
+        return None
+
+
+def _submit(
+    table_id: int,
+    who: _Actor,
+    action: Action,
+    expected_version: int,
+    source: str,
+    client_id: str | None,
+) -> common.Applied:
+    table = common._locked_table(table_id)
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    with table_state.locked(table) as state:
+        seat_number = who.seat_in(_seats(table, state))
+        if seat_number is None:
+            raise errors.NotSeated()
+        if client_id is not None and (seat_number, client_id) in state.client_ids:
+            return common.Applied(version=table.version, duplicate=True)
+        if expected_version != table.version:
+            raise errors.StaleVersion()
+        to_act = state.match.to_act
+        if to_act is None:
+            raise errors.NotPlaying()
+        if seat_number != to_act:
+            raise errors.NotYourTurn()
+        sheet_before = len(state.sheet)
+        try:
+            events = state.apply(seat_number, action)
+        except NotYourTurn as exc:
+            raise errors.NotYourTurn(str(exc)) from None
+        except (IllegalAction, MalformedAction, EngineError) as exc:
+            raise errors.Illegal(str(exc)) from None
+        try:
+            return _commit_action(
+                table, state, seat_number, action, events, source, client_id, sheet_before
+            )
+        except BaseException:
+            table_state.forget(table.pk)
+            raise
+
+
+def _submit_optimistic(
+    table_id: int,
+    who: _Actor,
+    action: Action,
+    expected_version: int,
+    source: str,
+    client_id: str | None,
+) -> common.Applied | None:
+    """The common case without the row lock: this process keeps the table's state, the
+    engine accepts the action there, and one statement appends the log row and bumps the
+    version only if the table is still at ``expected_version`` with the same seats and
+    still playing (optimistic concurrency: the version is the check). ``None`` when it
+    does not apply (no state kept here, a seat to update, a deal or the match ending, a
+    rejection to explain, or another writer got there first); then :func:`_submit` decides
+    under the row lock, as if this had not been tried."""
+    state = table_state.cached(table_id)
+    if state is None or transaction.get_connection().vendor != "postgresql":
+        return None
+    # Lock order: this holds the state's lock and so must never wait for the table's row
+    # lock (the locked path takes the row lock first, then the state's lock). The
+    # statements below skip a row that another transaction holds, and give up.
+    with state.lock:
+        table = state.table
+        if (
+            not state.valid
+            or table is None
+            or table.status != Table.Status.PLAYING
+            or state.seats is None
+        ):
+            return None
+        if state.version != expected_version and not (
+            state.version < expected_version and table_state.catch_up(state, expected_version)
+        ):
+            return None
+        # The seats kept with the state are those of ``state.seats_version``; the
+        # statement that writes the action checks the table is still at it, so a seat
+        # decided here is the one the user holds when the action is written.
+        seats = state.seats
+        seat_number = who.seat_in(seats)
+        seat = (
+            seats[seat_number]
+            if seat_number is not None and 0 <= seat_number < len(seats)
+            else None
+        )
+        if (
+            seat is None
+            or seat_number is None
+            or state.match.to_act != seat_number
+            or (client_id is not None and (seat_number, client_id) in state.client_ids)
+            or source == TableAction.Source.TIMEOUT
+            or (source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row))
+        ):
+            return None
+        sheet_before = len(state.sheet)
+        try:
+            events = state.apply(seat_number, action)
+        except EngineError:
+            return None  # nothing changed; the locked path gives the reason
+        try:
+            match = state.match
+            if match.awaiting_deal or match.over:
+                applied = _commit_at_deal_end(
+                    table_id, state, seat_number, action, events, source, client_id, sheet_before
+                )
+            else:
+                applied = _commit_optimistic(
+                    table, state, seat_number, action, events, source, client_id
+                )
+        except BaseException:
+            table_state.forget(table_id)
+            raise
+        if applied is None:
+            # Another writer moved the table on: the state here has an action too many.
+            table_state.forget(table_id)
+        return applied
+
+
+def _commit_optimistic(
+    table: Table,
+    state: table_state.TableState,
+    seat_number: int,
+    action: Action,
+    events: list[Any],
+    source: str,
+    client_id: str | None,
+) -> common.Applied | None:
+    now = timezone.now()
+    version = state.version + 1
+    seats = state.seats or []
+    deadline = _deadline(table, state, seats, now)
+    row = TableAction(
+        table_id=table.pk,
+        version=version,
+        dealing=state.dealing,
+        seat=seat_number,
+        action=action.to_dict(),
+        source=source,
+        client_id=client_id,
+        created_at=now,
+    )
+    if not log_sql._log_append(row, seats_version=state.seats_version, deadline=deadline):
+        return None
+    table.version = state.version = version
+    table.deadline = deadline
+    if client_id is not None:
+        state.client_ids.add((seat_number, client_id))
+    broadcast._announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    broadcast._schedule_next(table, state, seats)
+    return common.Applied(version=version, events=[table_state.event_to_dict(e) for e in events])
+
+
+def _commit_at_deal_end(
+    table_id: int,
+    state: table_state.TableState,
+    seat_number: int,
+    action: Action,
+    events: list[Any],
+    source: str,
+    client_id: str | None,
+    sheet_before: int,
+) -> common.Applied | None:
+    """The action (already applied to ``state``) ended a deal or the match: the next
+    dealing, the reveal or the result are written under the row lock, as in :func:`_submit`."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+        if (
+            table is None
+            or table.status != Table.Status.PLAYING
+            or table.version != state.version
+            or table.seats_version != state.seats_version
+        ):
+            return None
+        return _commit_action(
+            table, state, seat_number, action, events, source, client_id, sheet_before
+        )
+
+
+def _commit_action(
+    table: Table,
+    state: table_state.TableState,
+    seat_number: int,
+    action: Action,
+    events: list[Any],
+    source: str,
+    client_id: str | None,
+    sheet_before: int,
+) -> common.Applied:
+    now = timezone.now()
+    dealing = state.dealing
+    table.version += 1
+    TableAction.objects.create(
+        table=table,
+        version=table.version,
+        dealing=dealing,
+        seat=seat_number,
+        action=action.to_dict(),
+        source=source,
+        client_id=client_id,
+    )
+    state.version = table.version
+    if client_id is not None:
+        state.client_ids.add((seat_number, client_id))
+    seats = _seats(table, state)
+    seat = seats[seat_number]
+    fields = ["version", "deadline"]
+    if source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row):
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["away", "timeouts_in_row"])
+        fields.append("seats_version")
+    elif source == TableAction.Source.TIMEOUT:
+        seat.timeouts_in_row += 1
+        # Two timeouts in a row: a bot plays the seat until its person acts again.
+        seat.away = seat.timeouts_in_row >= 2
+        seat.save(update_fields=["away", "timeouts_in_row"])
+        fields.append("seats_version")
+    if "seats_version" in fields:
+        table.seats_version += 1
+        state.seats_version = table.seats_version
+
+    revealed = None
+    result: MatchResult | None = None
+    match = state.match
+    # A match asked to finish after this deal (the round's time limit) ends here.
+    cut = (
+        match.awaiting_deal
+        and table.finish_after_deals is not None
+        and len(match.results) >= table.finish_after_deals
+    )
+    if match.awaiting_deal and not cut:
+        revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
+        revealed.revealed = True
+        revealed.save(update_fields=["revealed"])
+        events.extend(_deal_next(table, state, now))
+    elif match.over or cut:
+        revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
+        revealed.revealed = True
+        revealed.save(update_fields=["revealed"])
+        table.status = Table.Status.FINISHED
+        table.finished_at = now
+        fields += ["status", "finished_at"]
+        result = written = _result_write(
+            table, state, seats, now, finished_by=table.finishing_by if cut else FinishedBy.WON
+        )
+        transaction.on_commit(
+            lambda: match_finished.send(sender=MatchResult, result_id=written.pk, table_id=table.pk)
+        )
+    table.deadline = _deadline(table, state, seats, now)
+    table.save(update_fields=fields)
+    state.table = table
+    broadcast._announce(
+        table,
+        state,
+        seats,
+        events,
+        sheet_rows=state.sheet[sheet_before:],
+        revealed=revealed,
+        result=result,
+    )
+    broadcast._schedule_next(table, state, seats)
+    return common.Applied(
+        version=table.version, events=[table_state.event_to_dict(e) for e in events]
+    )
+
+
+def _deal_next(table: Table, state: table_state.TableState, now: Any) -> list[Any]:
+    """Deal the next dealing from its seeds, and publish the commitment of the one
+    after it, so that players' clients can add their seeds while this deal is played."""
+    number = state.dealing + 1
+    dealing = Dealing.objects.select_for_update().get(table_id=table.pk, number=number)
+    events = state.start_dealing(dealing)
+    dealing.dealer = state.match.deal.dealer if state.match.deal is not None else None
+    dealing.dealt_at = now
+    dealing.save(update_fields=["dealer", "dealt_at"])
+    upcoming = _dealing_create(table, number + 1)
+    state.next_dealing = {"number": upcoming.number, "commitment": upcoming.commitment}
+    return events
+
+
+def _dealing_create(table: Table, number: int) -> Dealing:
+    seed = new_server_seed()
+    return Dealing.objects.create(
+        table=table, number=number, server_seed=seed.hex(), commitment=commitment(seed)
+    )
+
+
+def _result_write(
+    table: Table,
+    state: table_state.TableState,
+    seats: list[Seat],
+    now: Any,
+    *,
+    finished_by: str = FinishedBy.WON,
+) -> MatchResult:
+    """The match's one result. A match cut short (``finished_by`` other than ``won``)
+    counts up to its last complete deal: the scores after it, the places by them, and a
+    record of the complete deals only (the deal in play had cards still hidden)."""
+    match = state.match
+    scores = list(match.scores)
+    resigned = [s.resigned for s in seats]
+    record = selectors.match_record(table=table, match=match, seats=seats)
+    record["deals"] = record["deals"][: len(match.results)]
+    record["meta"]["finished_by"] = finished_by
+    return MatchResult.objects.create(
+        table=table,
+        finished_at=now,
+        final_scores=scores,
+        placements=placements(scores, match.winner, resigned),
+        winner_seat=match.winner,
+        deals=len(match.results),
+        finished_by=finished_by,
+        record=record,
+    )
+
+
+def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> list[int]:
+    """Places by seat (1 = first): the winner first, the rest by final score, equal
+    scores sharing a place; a player who resigned finishes last."""
+    return places_by_score(
+        scores, winner=winner, last={seat for seat, gone in enumerate(resigned) if gone}
+    )
+
+
+def _seats(table: Table, state: table_state.TableState) -> list[Seat]:
+    """The table's seats in seat order, kept with the state between actions and read
+    again only when ``table.seats_version`` says they changed."""
+    if state.seats is None or state.seats_version != table.seats_version:
+        state.seats = list(
+            Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number")
+        )
+        state.seats_version = table.seats_version
+    return state.seats
+
+
+def _deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
+    """When the seat to act runs out of time. For a seat a bot plays it is a safety net:
+    the sweep plays for it if its scheduled turn got lost (a worker died)."""
+    seat = state.match.to_act
+    if seat is None or table.status != Table.Status.PLAYING:
+        return None
+    if seats[seat].played_by_bot:
+        return now + timedelta(seconds=settings.GAMES_BOT_DELAY + settings.GAMES_BOT_GRACE)
+    return now + timedelta(seconds=table.move_seconds)

@@ -1,0 +1,74 @@
+"""Bots' turns and the move clock: both play through the one action path."""
+
+from __future__ import annotations
+
+import logging
+
+from django.utils import timezone
+
+from games import errors
+from games import state as table_state
+from games.bots import make_bot
+from games.models import Table, TableAction
+from games.services import actions
+
+log = logging.getLogger(__name__)
+
+
+def bot_play(*, table_id: int, version: int) -> bool:
+    """Play a bot's turn if the table is still at ``version`` and a bot plays the seat
+    to act. Idempotent: a stale call does nothing. The bot decides outside the row lock
+    (a strong bot thinks for a few hundred milliseconds)."""
+    return _play_for_seat(table_id, version, on_clock=False)
+
+
+def clock_expire(*, table_id: int, version: int) -> bool:
+    """The clock of the seat to act ran out: a bot plays for it (``basic`` for a person,
+    marked ``timeout``; a bot seat's own level, when its scheduled turn was lost)."""
+    return _play_for_seat(table_id, version, on_clock=True)
+
+
+def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.status != Table.Status.PLAYING or table.version != version:
+        return False
+    if on_clock and (table.deadline is None or table.deadline > timezone.now()):
+        return False
+    try:
+        with table_state.locked(table) as state:
+            seat = state.match.to_act
+            if seat is None:
+                return False
+            seats = actions._seats(table, state)
+            view = state.match.view(seat)
+    except errors.StaleVersion:
+        return False
+    by_bot = seats[seat].played_by_bot
+    if not by_bot and not on_clock:
+        return False
+    level = seats[seat].bot_level or "basic"
+    action = make_bot(level, seed=table_id * 1_000_003 + version).decide(view)
+    source = TableAction.Source.BOT if by_bot else TableAction.Source.TIMEOUT
+    try:
+        actions.action_submit(
+            table_id=table_id, seat=seat, action=action, expected_version=version, source=source
+        )
+    except (errors.StaleVersion, errors.NotYourTurn, errors.NotPlaying):
+        return False
+    return True
+
+
+def clocks_sweep(limit: int = 500) -> int:
+    """Play for every seat whose clock has run out; returns how many were played."""
+    due = list(
+        Table.objects.filter(status=Table.Status.PLAYING, deadline__lte=timezone.now())
+        .order_by("deadline")
+        .values_list("pk", "version")[:limit]
+    )
+    played = 0
+    for table_id, version in due:
+        try:
+            played += clock_expire(table_id=table_id, version=version)
+        except Exception:
+            log.exception("clock of table %s failed", table_id)
+    return played

@@ -1,0 +1,347 @@
+"""A table's life before and around play: open, join, leave, bots, start, resign,
+abandon, finish early with a result, a player back, the players' seeds."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import errors
+from games import state as table_state
+from games.bots import LEVELS
+from games.engine import (
+    Match,
+    Options,
+)
+from games.engine.fair import validate_client_seed
+from games.models import Dealing, FinishedBy, MatchResult, Seat, Table
+from games.services import actions, broadcast, common
+from games.signals import match_finished
+from games.table_rules import MOVE_SECONDS_RANGE, table_options
+
+log = logging.getLogger(__name__)
+
+
+@transaction.atomic
+def table_create(
+    *,
+    user: Any,
+    players: int = 3,
+    preset: str = "classic",
+    options: dict[str, Any] | None = None,
+    rated: bool = False,
+    private: bool = False,
+    move_seconds: int = 30,
+) -> Table:
+    """Open a table with its creator in seat 0. Rated tables play a preset unchanged
+    (the ratings compare like with like)."""
+    opts = table_options(players=players, preset=preset, options=options)
+    if rated and opts != Options.preset(preset).replace(players=players):
+        raise errors.Malformed("a rated table plays its preset's options unchanged")
+    low, high = MOVE_SECONDS_RANGE
+    if (
+        not isinstance(move_seconds, int)
+        or isinstance(move_seconds, bool)
+        or not low <= move_seconds <= high
+    ):
+        raise errors.Malformed(f"move_seconds must be a whole number from {low} to {high}")
+    table = Table.objects.create(
+        created_by=user,
+        players=opts.players,
+        preset=preset,
+        options=opts.to_dict(),
+        rated=bool(rated),
+        is_private=bool(private),
+        move_seconds=move_seconds,
+    )
+    Seat.objects.create(table=table, number=0, user=user)
+    actions._dealing_create(table, 0)
+    broadcast._after_seats_change(table)
+    return table
+
+
+@transaction.atomic
+def table_open(*, user: Any, **fields: Any) -> Table:
+    """A person opens a table from the lobby or the API: :func:`table_create` within the
+    cap on open tables. Tables that start at once (play against bots, a tournament's
+    round) are created directly and count against nothing."""
+    _open_tables_check(user)
+    return table_create(user=user, **fields)
+
+
+def _open_tables_check(user: Any) -> None:
+    """A person may hold only a few open (not started) tables (GAMES_OPEN_TABLES_PER_USER):
+    1,500 of them once made the lobby crawl. The person's row lock makes two concurrent
+    creations count one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    held = Table.objects.filter(created_by=user, status=Table.Status.OPEN).count()
+    if held >= settings.GAMES_OPEN_TABLES_PER_USER:
+        raise errors.TooManyTables()
+
+
+def _free_seat(table: Table, seats: list[Seat]) -> int:
+    taken = {s.number for s in seats}
+    for number in range(table.players):
+        if number not in taken:
+            return number
+    raise errors.TableFull()
+
+
+@transaction.atomic
+def table_join(*, table: Table | int, user: Any, invite_code: str | None = None) -> Seat:
+    table = common._locked_table(common._pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen()
+    if table.is_private and invite_code != table.invite_code:
+        raise errors.Forbidden("this table is private: join it with its invite link")
+    seats = list(table.seats.all())
+    if any(s.user_id == user.pk for s in seats):
+        raise errors.AlreadySeated()
+    seat = Seat.objects.create(table=table, number=_free_seat(table, seats), user=user)
+    broadcast._after_seats_change(table)
+    return seat
+
+
+@transaction.atomic
+def table_leave(*, table: Table | int, user: Any) -> None:
+    """Leave a table that has not started; the last person out closes it."""
+    table = common._locked_table(common._pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen("the match has started: resign instead")
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    seat.delete()
+    if not table.seats.filter(user__isnull=False).exists():
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.save(update_fields=["status", "finished_at"])
+    broadcast._after_seats_change(table)
+
+
+@transaction.atomic
+def seat_fill_with_bot(
+    *, table: Table | int, level: str, by: Any, number: int | None = None
+) -> Seat:
+    """Seat a bot; only a person seated at the table may do it."""
+    if level not in LEVELS:
+        raise errors.Malformed(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    table = common._locked_table(common._pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen()
+    seats = list(table.seats.all())
+    if not any(s.user_id == by.pk for s in seats):
+        raise errors.NotSeated("only a player at the table may add bots")
+    if number is None:
+        number = _free_seat(table, seats)
+    elif not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < table.players:
+        raise errors.Malformed(f"seat must be 0..{table.players - 1}")
+    elif any(s.number == number for s in seats):
+        raise errors.TableFull("that seat is taken")
+    seat = Seat.objects.create(table=table, number=number, bot_level=level)
+    broadcast._after_seats_change(table)
+    return seat
+
+
+@transaction.atomic
+def table_start(*, table: Table | int, user: Any, first_dealer: int | None = None) -> Table:
+    """Start the match: every seat taken; the creator (or, if he left, any person
+    seated) starts it. The first dealer is drawn by lot (docs/spec.md §2.1) unless the
+    caller sets it (a tournament balances who deals first over its rounds)."""
+    table = common._locked_table(common._pk(table))
+    if table.status != Table.Status.OPEN:
+        raise errors.NotOpen()
+    seats = list(table.seats.select_related("user"))
+    mine = [s for s in seats if s.user_id == user.pk]
+    if not mine:
+        raise errors.NotSeated()
+    creator_seated = any(s.user_id == table.created_by_id for s in seats)
+    if creator_seated and user.pk != table.created_by_id:
+        raise errors.Forbidden("only the table's creator may start it")
+    if len(seats) != table.players:
+        raise errors.Illegal("every seat must be taken (add bots to fill them)")
+    now = timezone.now()
+    table.status = Table.Status.PLAYING
+    if first_dealer is None:
+        first_dealer = secrets.randbelow(table.players)
+    elif (
+        not isinstance(first_dealer, int)
+        or isinstance(first_dealer, bool)
+        or not 0 <= first_dealer < table.players
+    ):
+        raise errors.Malformed(f"first_dealer must be a seat 0..{table.players - 1}")
+    table.first_dealer = first_dealer
+    table.started_at = now
+    table.version = 0
+    state = table_state.TableState(
+        table_id=table.pk,
+        version=0,
+        match=Match.empty(Options.from_dict(table.options), first_dealer=first_dealer),
+        dealing=-1,
+    )
+    events = actions._deal_next(table, state, now)
+    table.deadline = actions._deadline(table, state, seats, now)
+    table.save(update_fields=["status", "first_dealer", "started_at", "version", "deadline"])
+    table_state.forget(table.pk)
+    broadcast._announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    broadcast._schedule_next(table, state, seats)
+    broadcast._after_seats_change(table)
+    return table
+
+
+@transaction.atomic
+def table_play_bots(
+    *, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60
+) -> Table:
+    """ "Play against bots now": a table of three with two bots, started at once."""
+    table = table_create(user=user, players=3, preset=preset, move_seconds=move_seconds)
+    for _ in range(2):
+        seat_fill_with_bot(table=table, level=level, by=user)
+    return table_start(table=table, user=user)
+
+
+@transaction.atomic
+def table_resign(*, table: Table | int, user: Any) -> None:
+    """Give up: a bot plays the seat to the end and the player finishes last. When the
+    last person at the table resigns the match is abandoned."""
+    table = common._locked_table(common._pk(table))
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    if seat.resigned:
+        raise errors.Illegal("you have already resigned")
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    seats = list(table.seats.select_related("user"))
+    if all(s.resigned or s.is_bot for s in seats):
+        # Nobody is left to play: the match ends here, with its result (resigned last).
+        _finish_now(table, FinishedBy.RESIGNED)
+    else:
+        broadcast._reschedule(table, seats)
+    broadcast._after_seats_change(table)
+
+
+@transaction.atomic
+def table_abandon(*, table: Table | int) -> None:
+    """Stop a table for good (the admin site's action, an organiser). A match in play
+    ends with a result up to its last complete deal (``abandoned``); an open table that
+    never started just closes."""
+    table = common._locked_table(common._pk(table))
+    if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
+        raise errors.Illegal("the table has already ended")
+    if table.status == Table.Status.PLAYING:
+        _finish_now(table, FinishedBy.ABANDONED)
+    else:
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.deadline = None
+        table.save(update_fields=["status", "finished_at", "deadline"])
+    broadcast._after_seats_change(table)
+
+
+@transaction.atomic
+def table_finish_after_deal(*, table: Table | int, finished_by: str = FinishedBy.TIME) -> bool:
+    """End the match with a result as soon as the deal in play is complete (a round's
+    time limit, an arena's end): the places go by the scores, resigned players last.
+    Returns False when the table is not playing (nothing changes). Calling it again
+    keeps the first moment and reason."""
+    if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
+        raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
+    table = common._locked_table(common._pk(table))
+    if table.status != Table.Status.PLAYING:
+        return False
+    if table.finish_after_deals is not None:
+        return True
+    with table_state.locked(table) as state:
+        done = len(state.match.results)
+    table.finish_after_deals = done + 1
+    table.finishing_by = finished_by
+    table.save(update_fields=["finish_after_deals", "finishing_by"])
+    return True
+
+
+@transaction.atomic
+def table_finish_now(*, table: Table | int, finished_by: str = FinishedBy.TIME) -> MatchResult:
+    """End the match at once with a result: the record, scores and places up to the last
+    complete deal (the deal in play is dropped, its cards never shown)."""
+    if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
+        raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
+    table = common._locked_table(common._pk(table))
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    result = _finish_now(table, finished_by)
+    broadcast._after_seats_change(table)
+    return result
+
+
+def _finish_now(table: Table, finished_by: str) -> MatchResult:
+    """Under the table's row lock: the match ends now, with a result."""
+    now = timezone.now()
+    seats = list(Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number"))
+    table.status = Table.Status.FINISHED
+    table.finished_at = now
+    table.deadline = None
+    table.save(update_fields=["status", "finished_at", "deadline"])
+    with table_state.locked(table) as state:
+        result = actions._result_write(table, state, seats, now, finished_by=finished_by)
+        broadcast._announce(table, state, seats, [], sheet_rows=[], revealed=None)
+    table_id = table.pk
+    transaction.on_commit(lambda: table_state.forget(table_id))
+    transaction.on_commit(
+        lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table_id)
+    )
+    return result
+
+
+@transaction.atomic
+def seat_return(*, table_id: int, user: Any) -> None:
+    """A person back after the clock made a bot play for him: he plays again."""
+    if common._user_id(user) is None:
+        raise errors.NotSeated()
+    table = common._locked_table(table_id)
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    if seat.resigned:
+        raise errors.Illegal("you have resigned from this match")
+    if seat.away or seat.timeouts_in_row:
+        seat.away = False
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["away", "timeouts_in_row"])
+        broadcast._reschedule(table, list(table.seats.select_related("user")))
+        broadcast._after_seats_change(table)
+
+
+@transaction.atomic
+def dealing_add_seed(*, table_id: int, user: Any, dealing: int, seed: str) -> None:
+    """A player's client adds its seed to a dealing whose commitment is published and
+    whose cards are not dealt yet (docs/fair-dealing.md). One seed per seat."""
+    try:
+        seed = validate_client_seed(seed)
+    except ValueError as exc:
+        raise errors.InvalidSeed(str(exc)) from None
+    if not isinstance(dealing, int) or isinstance(dealing, bool):
+        raise errors.Malformed("dealing must be a number")
+    if common._user_id(user) is None:
+        raise errors.NotSeated()
+    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    row = Dealing.objects.select_for_update().filter(table_id=table_id, number=dealing).first()
+    if row is None or row.dealt_at is not None:
+        raise errors.InvalidSeed("that dealing is not waiting for seeds")
+    key = str(seat.number)
+    if key in row.client_seeds:
+        raise errors.InvalidSeed("your seed for that dealing is already in")
+    row.client_seeds = {**row.client_seeds, key: seed}
+    row.save(update_fields=["client_seeds"])
