@@ -1,4 +1,4 @@
-"""The tournament state machine (tournaments/services.py), driven step by step as the
+"""The tournament state machine (tournaments/services/), driven step by step as the
 Celery tick drives it, on live tables played through the games services."""
 
 from __future__ import annotations
