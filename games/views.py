@@ -1,6 +1,6 @@
 """The game pages: the lobby (/play/), a table (/tables/<id>/), its replay and my matches.
 
-Thin: they read through ``games.selectors`` (and ``games.page_selectors``) and change
+Thin: they read through ``games.selectors`` (and ``games.pages.selectors``) and change
 things only through ``games.services``; a refused request shows the service's own error
 message and changes nothing. Game actions never come here: the table page sends them over
 the websocket (docs/protocol.md).
@@ -8,6 +8,8 @@ the websocket (docs/protocol.md).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,8 +25,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import errors, selectors, services
 from games.models import MatchResult, Table
-from games.page_forms import BotForm, CreateTableForm, presets_json
-from games.page_options import (
+from games.pages.forms import BotForm, CreateTableForm, presets_json
+from games.pages.options import (
     BOT_LEVEL_HELP,
     all_lines,
     differences,
@@ -32,8 +34,8 @@ from games.page_options import (
     preset_title,
     seat_label,
 )
-from games.page_selectors import bot_took_over_from, record_sheet, replay_deal
-from games.page_strings import table_strings
+from games.pages.selectors import bot_took_over_from, record_sheet, replay_deal
+from games.pages.strings import table_strings
 
 LOBBY_POLL_SECONDS = 5
 LOBBY_PAGE_SIZE = 30
@@ -111,6 +113,28 @@ def _fail(request: HttpRequest, exc: errors.TableError) -> None:
     messages.error(request, exc.message)
 
 
+def _refusal_shown(
+    on_error: str = "table",
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A form's POST to a table service: a refusal (``TableError``) is shown as a message
+    on the table's page (``on_error="table"``) or the lobby's, and changes nothing."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                return view(request, *args, **kwargs)
+            except errors.TableError as exc:
+                _fail(request, exc)
+                if on_error == "lobby":
+                    return redirect("games:lobby")
+                return redirect("games:table", table_id=kwargs["table_id"])
+
+        return wrapped
+
+    return decorate
+
+
 @login_required
 @require_POST
 def table_create(request: HttpRequest) -> HttpResponse:
@@ -143,15 +167,12 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refusal_shown(on_error="lobby")
 def play_bots(request: HttpRequest) -> HttpResponse:
     """ "Play against bots now": you and two bots, started at once."""
     form = BotForm(request.POST)
     level = form.cleaned_data["level"] if form.is_valid() else "basic"
-    try:
-        table = services.table_play_bots(user=request.user, level=level)
-    except errors.TableError as exc:
-        _fail(request, exc)
-        return redirect("games:lobby")
+    table = services.table_play_bots(user=request.user, level=level)
     return redirect("games:table", table_id=table.pk)
 
 
@@ -164,24 +185,19 @@ def _back(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refusal_shown()
 def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        services.table_join(
-            table=table_id, user=request.user, invite_code=request.POST.get("invite") or None
-        )
-    except errors.TableError as exc:
-        _fail(request, exc)
+    services.table_join(
+        table=table_id, user=request.user, invite_code=request.POST.get("invite") or None
+    )
     return redirect("games:table", table_id=table_id)
 
 
 @login_required
 @require_POST
+@_refusal_shown()
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        services.table_leave(table=table_id, user=request.user)
-    except errors.TableError as exc:
-        _fail(request, exc)
-        return redirect("games:table", table_id=table_id)
+    services.table_leave(table=table_id, user=request.user)
     return redirect("games:lobby")
 
 
@@ -201,21 +217,17 @@ def table_add_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_refusal_shown()
 def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        services.table_start(table=table_id, user=request.user)
-    except errors.TableError as exc:
-        _fail(request, exc)
+    services.table_start(table=table_id, user=request.user)
     return redirect("games:table", table_id=table_id)
 
 
 @login_required
 @require_POST
+@_refusal_shown()
 def table_resign(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        services.table_resign(table=table_id, user=request.user)
-    except errors.TableError as exc:
-        _fail(request, exc)
+    services.table_resign(table=table_id, user=request.user)
     return redirect("games:table", table_id=table_id)
 
 

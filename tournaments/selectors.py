@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.page_options import BOT_LEVEL_WORDS, differences, preset_label
+from games.pages.options import BOT_LEVEL_WORDS, differences, preset_label
 from tournaments import live
 from tournaments.models import Assignment, Registration, Round, Standing, Tournament
 

@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 from games.engine import Match, Options
-from games.page_strings import table_strings
+from games.pages.strings import table_strings
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -18,9 +18,9 @@ from django.utils.html import escape
 from games.bots import make_bot
 from games.engine import Match, Options, replay
 from games.models import MatchResult, Seat, Table
-from games.page_options import OPTIONS, PRESET_HELP, differences
-from games.page_selectors import record_sheet, replay_deal
-from games.page_strings import table_strings
+from games.pages.options import OPTIONS, PRESET_HELP, differences
+from games.pages.selectors import record_sheet, replay_deal
+from games.pages.strings import table_strings
 from tests.factories import UserFactory
 from tests.games.helpers import committed, open_table, started_table
 

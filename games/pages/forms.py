@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
-from games.page_options import (
+from games.pages.options import (
     BOT_LEVEL_LABELS,
     MOVE_SECONDS_CHOICES,
     OPTIONS,
