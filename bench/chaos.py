@@ -706,11 +706,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
     parser.add_argument(
-        "--short", action="store_true", help="the test suite's version: 2+1 tables, short outages"
+        "--short", action="store_true", help="the test suite's version: 1+1 tables, short outages"
     )
     args = parser.parse_args(argv)
     if args.short:
-        args.tables, args.people_tables, args.target = 2, 1, 200
+        args.tables, args.people_tables, args.target = 1, 1, 100
         args.redis_seconds, args.postgres_seconds, args.warmup = 5.0, 3.0, 3.0
     unknown = set(args.faults.split(",")) - set(FAULTS)
     if unknown:
