@@ -70,5 +70,9 @@ def test_database_and_redis_urls_give_the_full_stack(postgres_url, redis_url):
     assert seen["layer"] == "RedisPubSubChannelLayer"
     assert seen["broker"] == redis_url
     assert seen["eager"] is False
-    assert seen["health"]["status"] == "ok", seen["health"]
-    assert seen["health"]["checks"]["broker"]["mode"] == "broker"
+    # No worker or beat runs for this probe: the scheduler's check may say so (degraded),
+    # or see another test's beat; the web's own services must all answer.
+    checks = seen["health"]["checks"]
+    assert all(check["ok"] for name, check in checks.items() if name != "scheduler"), checks
+    assert checks["scheduler"]["mode"] == "celery"
+    assert checks["broker"]["mode"] == "broker"
