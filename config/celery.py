@@ -19,21 +19,16 @@ from typing import Any
 from celery import Celery, signals
 from celery.utils.threads import bound_open_broker_sockets  # type: ignore[attr-defined]  # new in 5.7
 from celery.worker.consumer import Consumer as CeleryConsumer
-from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 log = logging.getLogger(__name__)
 
-BOTS_QUEUE = "bots"
-RESULTS_QUEUE = "results"
-DEFAULT_QUEUE = "celery"
-QUEUES = (BOTS_QUEUE, RESULTS_QUEUE, DEFAULT_QUEUE)
-TASK_ROUTES = {
-    "games.*": {"queue": BOTS_QUEUE},
-    "ratings.*": {"queue": RESULTS_QUEUE},
-    "tournaments.*": {"queue": RESULTS_QUEUE},
-}
+# The worker pools by queue: CELERY_TASK_ROUTES, CELERY_TASK_QUEUES and
+# CELERY_TASK_DEFAULT_QUEUE in config/settings.py route the tasks to these (settings, so
+# that a test can put everything on a queue of its own); docker-compose.yml and
+# scripts/stack run a worker pool for bots and one for the rest.
+QUEUES = ("bots", "results", "celery")
 # Seconds the socket may take while the consumer closes a broken broker connection.
 CLOSE_SOCKET_TIMEOUT = 5.0
 # The periodic tasks whose last run /healthz reads (config/health.py): the Redis key of
@@ -74,9 +69,6 @@ app = Celery("thousand")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.update(
     worker_consumer=f"{__name__}:Consumer",
-    task_queues=[Queue(name) for name in QUEUES],
-    task_default_queue=DEFAULT_QUEUE,
-    task_routes=TASK_ROUTES,
     # Keep trying the broker for ever after a loss (the default, said here on purpose).
     broker_connection_retry=True,
     broker_connection_max_retries=None,

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import django_stubs_ext
 import environ
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 django_stubs_ext.monkeypatch()
 
@@ -385,6 +386,15 @@ GAMES_LOG_RETENTION_SECONDS = env.int("GAMES_LOG_RETENTION_SECONDS", default=360
 GAMES_ARCHIVE_SWEEP_SECONDS = 60.0
 # Periodic tasks: Celery beat on the full stack, games/scheduler.py's in-process beat in
 # the embedded default.
+# Worker pools by queue (config/celery.py's QUEUES): bots' turns and the clock on one,
+# results, ratings and tournaments on the other, so a burst of one never delays the other.
+CELERY_TASK_ROUTES = {
+    "games.*": {"queue": "bots"},
+    "ratings.*": {"queue": "results"},
+    "tournaments.*": {"queue": "results"},
+}
+CELERY_TASK_QUEUES = [Queue("bots"), Queue("results"), Queue("celery")]
+CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 5.0},

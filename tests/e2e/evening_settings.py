@@ -7,6 +7,7 @@ import os
 from config.settings import *  # noqa: F403
 
 CELERY_TASK_DEFAULT_QUEUE = os.environ["E2E_QUEUE"]
+CELERY_TASK_ROUTES = {"*": {"queue": CELERY_TASK_DEFAULT_QUEUE}}  # not config.celery's pools
 CELERY_BEAT_SCHEDULER = "celery.beat:PersistentScheduler"
 CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": 1.0},
