@@ -16,9 +16,9 @@ class UserAdmin(DjangoUserAdmin):
     date_hierarchy = "date_joined"
     fieldsets = (
         *(DjangoUserAdmin.fieldsets or ()),
-        (_("Player"), {"fields": ("display_name", "country", "preferred_language")}),
+        (_("Player"), {"fields": ("display_name", "country", "preferred_language", "time_zone")}),
     )
     add_fieldsets = (
         *DjangoUserAdmin.add_fieldsets,
-        (_("Player"), {"fields": ("display_name", "country", "preferred_language")}),
+        (_("Player"), {"fields": ("display_name", "country", "preferred_language", "time_zone")}),
     )

@@ -25,6 +25,7 @@ from accounts.services import (
     user_create,
     user_profile_update,
 )
+from accounts.timezones import validate_time_zone
 from games.api import ErrorSerializer
 
 
@@ -34,16 +35,29 @@ class CountryCodeField(serializers.CharField):
     pass
 
 
+@extend_schema_field({"type": "string", "example": "Europe/Kyiv", "maxLength": 64})
+class TimeZoneField(serializers.CharField):
+    pass
+
+
 class MeSerializer(serializers.ModelSerializer[User]):
     country = CountryCodeField(
         allow_blank=True,
         required=False,
         help_text="Two-letter ISO 3166 code (UA, PL, …), or empty.",
     )
+    time_zone = TimeZoneField(
+        allow_blank=True,
+        required=False,
+        max_length=64,
+        validators=[validate_time_zone],
+        help_text="An IANA time zone (Europe/Kyiv, America/Toronto, …) the site shows "
+        "times in for you, or empty for the site's zone.",
+    )
 
     class Meta:
         model = User
-        fields = ("id", "username", "display_name", "country", "preferred_language")
+        fields = ("id", "username", "display_name", "country", "preferred_language", "time_zone")
         read_only_fields = ("id", "username")
 
 
@@ -88,6 +102,7 @@ class MeView(APIView):
                 display_name=data.get("display_name", user.display_name),
                 country=data.get("country", str(user.country or "")),
                 preferred_language=data.get("preferred_language", user.preferred_language),
+                time_zone=data.get("time_zone", user.time_zone),
             )
         except DjangoValidationError as exc:
             raise ValidationError(exc.message_dict) from exc

@@ -1,10 +1,13 @@
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts import limits
 from accounts.models import User
+from accounts.timezones import zone_choices
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -24,7 +27,18 @@ class SignUpForm(UserCreationForm[User]):
 class ProfileForm(forms.ModelForm[User]):
     class Meta:
         model = User
-        fields = ("display_name", "country", "preferred_language")
+        fields = ("display_name", "country", "preferred_language", "time_zone")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A select of the IANA zones by region; empty is the site's own zone.
+        site_zone = _("The site's zone (%(zone)s)") % {"zone": settings.TIME_ZONE}
+        self.fields["time_zone"] = forms.ChoiceField(
+            label=self.fields["time_zone"].label,
+            help_text=self.fields["time_zone"].help_text,
+            required=False,
+            choices=[("", site_zone), *zone_choices()],
+        )
 
 
 class SignInForm(AuthenticationForm):

@@ -13,6 +13,7 @@ from django_countries.fields import CountryField
 
 from accounts.countries import PlayerCountries
 from accounts.names import MESSAGES, RESERVED_KEYS, name_key, refused_character
+from accounts.timezones import validate_time_zone
 
 
 class UserManager(DjangoUserManager["User"]):
@@ -41,6 +42,13 @@ class User(AbstractUser):
         choices=settings.LANGUAGES,
         blank=True,
         help_text=_("The site's language when you are signed in."),
+    )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        validators=[validate_time_zone],
+        help_text=_("Dates and times are shown in this zone. Empty: the site's zone."),
     )
 
     # What the names look like (accounts.names.name_key), kept by save(): a new name that

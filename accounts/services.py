@@ -33,13 +33,17 @@ def user_profile_update(
     display_name: str,
     country: str,
     preferred_language: str,
+    time_zone: str | None = None,
 ) -> User:
-    """Change what a player shows to others and the language of the site for them."""
+    """Change what a player shows to others, and the language and the time zone the site
+    speaks to him in (``time_zone=None`` keeps the zone he has)."""
     user.display_name = display_name.strip()
     user.country = country
     user.preferred_language = preferred_language
+    if time_zone is not None:
+        user.time_zone = time_zone
     user.full_clean(exclude=["password"])
-    user.save(update_fields=["display_name", "country", "preferred_language"])
+    user.save(update_fields=["display_name", "country", "preferred_language", "time_zone"])
     return user
 
 

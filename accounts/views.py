@@ -105,6 +105,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 display_name=form.cleaned_data["display_name"],
                 country=form.cleaned_data["country"],
                 preferred_language=form.cleaned_data["preferred_language"],
+                time_zone=form.cleaned_data["time_zone"],
             )
         except ValidationError as exc:
             form.add_error(None, exc)

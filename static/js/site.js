@@ -35,4 +35,18 @@
   if (language && language.form) {
     language.addEventListener("change", () => language.form.submit());
   }
+
+  // The profile offers this device's time zone when the form holds another one.
+  const zone = document.getElementById("id_time_zone");
+  const useDeviceZone = document.querySelector(".use-device-zone");
+  const deviceZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone && useDeviceZone && deviceZone && zone.value !== deviceZone &&
+      Array.from(zone.options).some((option) => option.value === deviceZone)) {
+    useDeviceZone.textContent = useDeviceZone.dataset.label.replace("{zone}", deviceZone);
+    useDeviceZone.parentElement.hidden = false;
+    useDeviceZone.addEventListener("click", () => {
+      zone.value = deviceZone;
+      useDeviceZone.parentElement.hidden = true;
+    });
+  }
 })();

@@ -73,9 +73,19 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def new(self, *, locale: str = "en-GB", width: int = 1280, height: int = 900) -> Any:
+    def new(
+        self,
+        *,
+        locale: str = "en-GB",
+        width: int = 1280,
+        height: int = 900,
+        timezone_id: str | None = None,
+    ) -> Any:
         context = self.browser.new_context(
-            base_url=self.base_url, locale=locale, viewport={"width": width, "height": height}
+            base_url=self.base_url,
+            locale=locale,
+            viewport={"width": width, "height": height},
+            timezone_id=timezone_id,
         )
         context.set_default_timeout(15_000)
         self.contexts.append(context)
