@@ -41,8 +41,15 @@ run: install ## Serve on http://127.0.0.1:8000 with the embedded default (SQLite
 	    --reload-dir config --reload-dir accounts --reload-dir games --reload-dir tournaments \
 	    --reload-dir ratings --reload-dir templates --reload-include '*.html'
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist), each on databases of its own
+# (tests/services.py): most of its time is spent waiting on servers, workers and clocks, so
+# more processes than cores pay. The slow tests go first and xdist hands out one test at a
+# time (--maxschedchunk 1), so none of them is left for the end. TEST_WORKERS=0 runs it in
+# this one process.
+TEST_WORKERS ?= 4
+
 test: install ## Run the whole test suite (set CI=true to make missing services a failure)
-	$(RUN) pytest $(PYTEST_ARGS)
+	$(RUN) pytest -n $(TEST_WORKERS) --maxschedchunk 1 $(PYTEST_ARGS)
 
 check: lint ## What CI runs: formatting, lint, types, migrations, layer contracts, then the tests
 	$(RUN) python manage.py makemigrations --check --dry-run

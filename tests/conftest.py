@@ -81,15 +81,40 @@ def _fast_password_hashing(request: pytest.FixtureRequest) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests run last: Playwright's synchronous API keeps an event loop in the
-    main thread until the session ends, and every asyncio test after it would fail."""
-    items.sort(key=lambda item: "/tests/e2e/" in str(item.path))
+    """The slow tests (``@pytest.mark.slow(seconds=…)``: a minute or more of servers,
+    workers and clocks) run first, longest first, each followed by one quick test: the
+    parallel run (``make test``, xdist handing out one test at a time) then gives each
+    worker one of them at the start and fills the gaps with the rest, instead of leaving
+    a two-minute test for the end. The order within the rest is the collection's."""
+    slow = sorted(
+        (item for item in items if item.get_closest_marker("slow")),
+        key=lambda item: -_expected_seconds(item),
+    )
+    rest = [item for item in items if not item.get_closest_marker("slow")]
+    ordered: list[pytest.Item] = []
+    for item in slow:
+        ordered.append(item)
+        if rest:
+            ordered.append(rest.pop(0))
+    items[:] = ordered + rest
 
 
-def pytest_report_header() -> str:
+def _expected_seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("slow")
+    return float(marker.kwargs.get("seconds", 60)) if marker else 0.0
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
     from tests import services
 
-    return services.summary()
+    lines = [services.summary()]
+    workers = getattr(config.option, "numprocesses", None)
+    if workers:
+        lines.append(
+            f"workers: {workers} (pytest-xdist), each on databases of its own made from these "
+            "(thousand_gw1, Redis db + 1…)"
+        )
+    return lines
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

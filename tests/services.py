@@ -88,13 +88,39 @@ def _probe_redis(url: str) -> str | None:
     return None
 
 
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+"""``gw0``, ``gw1``… in a worker of ``pytest -n N`` (pytest-xdist); empty in a plain run."""
+
+
+def for_this_worker_database(url: str) -> str:
+    """Each xdist worker works in databases of its own: ``thousand`` becomes
+    ``thousand_gw1`` (pytest-django makes its test database from that, and the servers
+    tests start make theirs from it too: ``thousand_gw1_e2e``…)."""
+    if not WORKER:
+        return url
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/") or "thousand"
+    return parts._replace(path=f"/{name}_{WORKER}").geturl()
+
+
+def for_this_worker_redis(url: str) -> str:
+    """Each xdist worker uses a Redis database of its own (the URL's number + the
+    worker's): channel groups, heartbeats, queues and throttles never cross."""
+    if not WORKER:
+        return url
+    parts = urlsplit(url)
+    base = int(parts.path.lstrip("/") or 0)
+    number = (base + int(WORKER.removeprefix("gw"))) % 16
+    return parts._replace(path=f"/{number}").geturl()
+
+
 def _find_postgres() -> Service:
     named = os.environ.get("DATABASE_URL", "")
     if named and not named.startswith(POSTGRES_SCHEMES):
         # The person asked for another database (SQLite): the suite runs on it as told.
         problem = f"DATABASE_URL names another database ({named})"
         return Service("PostgreSQL", "DATABASE_URL", DEFAULT_DATABASE_URL, problem)
-    url = named or DEFAULT_DATABASE_URL
+    url = for_this_worker_database(named or DEFAULT_DATABASE_URL)
     service = Service("PostgreSQL", "DATABASE_URL", url, _probe_postgres(url))
     if service.up or ci():
         os.environ["DATABASE_URL"] = url  # under CI a dead one then fails the run, loudly
@@ -104,7 +130,7 @@ def _find_postgres() -> Service:
 
 
 def _find_redis() -> Service:
-    url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    url = for_this_worker_redis(os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL)
     service = Service("Redis", "REDIS_URL", url, _probe_redis(url))
     if service.up or ci():
         os.environ["REDIS_URL"] = url

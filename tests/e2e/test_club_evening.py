@@ -141,6 +141,7 @@ def set_datetime(page: Any, field: str, when: datetime) -> None:
     page.fill(f"#id_{field}_1", when.strftime("%H:%M:%S"))
 
 
+@pytest.mark.slow(seconds=150)
 def test_a_club_evening_from_the_organisers_chair(
     browser: Any, evening_server: EveningServer
 ) -> None:

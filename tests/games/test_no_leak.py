@@ -191,15 +191,21 @@ def play_match(rng: random.Random) -> tuple[Table, int]:
     raise AssertionError("the match did not end")
 
 
-def test_no_message_to_any_seat_or_spectator_holds_a_hidden_card() -> None:
-    rng = random.Random(2026)
+SHARDS = 4  # the matches in four tests of their own, so that a parallel run spreads them
+
+
+@pytest.mark.slow(seconds=12)
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_no_message_to_any_seat_or_spectator_holds_a_hidden_card(shard: int) -> None:
+    rng = random.Random(2026 + shard)
+    matches = MATCHES // SHARDS
     finished = 0
     messages = 0
-    for _ in range(MATCHES):
+    for _ in range(matches):
         table, checked = play_match(rng)
         finished += table.status == Table.Status.FINISHED
         messages += checked
-    assert finished == MATCHES and messages > MATCHES * 100
+    assert finished == matches and messages > matches * 100
 
 
 def test_every_deal_of_the_random_matches_verifies_against_its_commitment() -> None:

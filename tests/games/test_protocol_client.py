@@ -149,7 +149,15 @@ def test_a_client_written_from_the_protocol_document_plays_a_whole_match(
     updates = [f["version"] for f in client.frames if f["type"] == "update"]
     open_state = client.frames[0]
     assert open_state["type"] == "state" and open_state["table"]["status"] == "open"
-    assert updates[0] > open_state["version"] and client.ignored == []
+    assert updates[0] > open_state["version"]
+    # An update is "already included" only after a full state that held it: on a busy
+    # machine two publishers' updates (a bot's turn, the player's action) can cross, the
+    # client sees a gap, syncs (docs/protocol.md §3), and the late one arrives after.
+    for version in client.ignored:
+        position = next(i for i, f in enumerate(client.frames) if f.get("version") == version
+                        and f["type"] == "update")  # fmt: skip
+        assert any(f["type"] == "state" and f["version"] >= version
+                   for f in client.frames[:position]), version  # fmt: skip
     assert updates == list(range(updates[0], updates[0] + len(updates)))
     frames = [f for f in client.frames if f["type"] in ("state", "update")]
     assert all(isinstance(f["revealed"], list) for f in frames)

@@ -168,6 +168,7 @@ async def play_deal(clients: list[Client], until_version: int | None = None) -> 
             return
 
 
+@pytest.mark.slow(seconds=20)
 def test_players_on_two_server_processes_play_a_whole_deal(
     stack_env: dict[str, str], processes: list[Process]
 ) -> None:
@@ -191,6 +192,7 @@ def test_players_on_two_server_processes_play_a_whole_deal(
     assert all(c.versions == list(range(clients[0].version + 1)) for c in clients)
 
 
+@pytest.mark.slow(seconds=20)
 def test_a_match_survives_a_server_restart_mid_deal(
     stack_env: dict[str, str], processes: list[Process]
 ) -> None:

@@ -21,6 +21,7 @@ from tests.services import require_tool
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(1500)]
 
 
+@pytest.mark.slow(seconds=125)
 def test_the_stack_survives_each_fault_of_the_short_fault_script(tmp_path) -> None:
     for tool in ("redis-server", "initdb", "pg_ctl"):
         require_tool(tool)

@@ -95,6 +95,7 @@ def test_healthz_answers_503_in_time_with_postgresql_unreachable(server, redis_u
     assert all(body["checks"]["channel_layer"]["ok"] is True for _, body in answers)
 
 
+@pytest.mark.slow(seconds=30)
 def test_healthz_follows_the_worker_and_beat(server, redis_url, postgres_url, tmp_path) -> None:
     env = server_env(redis_url, f"sqlite:///{tmp_path / 'db.sqlite3'}")
     subprocess.run(

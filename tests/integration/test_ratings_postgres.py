@@ -147,6 +147,7 @@ def worker(
             process.wait()
 
 
+@pytest.mark.slow(seconds=30)
 def test_a_rated_match_at_a_live_table_reaches_the_leaderboard_and_the_chart_through_the_worker(
     worker: tuple[subprocess.Popen[bytes], Path], redis_url: str, client: Client
 ) -> None:

@@ -44,6 +44,7 @@ def stack(stack_env: dict[str, str], tmp_path: Path) -> Any:  # noqa: F811  (the
         one.stop()
 
 
+@pytest.mark.slow(seconds=20)
 def test_stack_starts_a_killed_worker_again_and_keeps_web_and_beat(stack) -> None:
     port = free_port()
     running = stack(port=port)
@@ -79,6 +80,7 @@ async def play_deal(clients: dict[int, Client]) -> None:
             return
 
 
+@pytest.mark.slow(seconds=25)
 def test_three_web_processes_play_tables_with_players_spread_over_them(stack) -> None:
     port = free_port()
     while any(listening(p) for p in (port + 1, port + 2)):

@@ -43,6 +43,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+@pytest.mark.slow(seconds=95)
 def test_a_seven_player_swiss_runs_by_itself_to_its_standings(
     postgres_url: str, redis_url: str, tmp_path: Path
 ) -> None:
