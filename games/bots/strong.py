@@ -73,6 +73,12 @@ CALL_REDRAWS = 8
 # gives is this far below the price (the rule the basic bot uses).
 WRITE_OFF_GAP = 30
 CONTRACT_STEPS = 8
+# A contract named above the bid: the basic rule names it with an estimate this much
+# above it (read with CALL_SLACK).
+CONTRACT_READ = 25
+# Bidding: going on is valued with the contract named after the talon, this far below
+# what a sampled world's play-out takes (the declarer will not see the other hands).
+CONTRACT_MARGIN = 10
 # Gives: every plan is played on the first PRUNE_AFTER samples, then the best KEEP_PLANS.
 PRUNE_AFTER = 6
 KEEP_PLANS = 4
@@ -134,6 +140,7 @@ class _Search:
         self.solvers: dict[int, Solver] = {}
         assert view.seat is not None
         self.me = view.seat
+        self._told: _Told | None = None
 
     def decide(self) -> Action:
         phase = self.view.phase
@@ -226,7 +233,7 @@ class _Search:
         stop = 0.0
         rivals = [s for s in _active(view) if s != me and s not in view.passed]
         for _ in self.clock.samples():
-            hands, piles = self._bidding_world(know)
+            hands, piles = self._world(know)
             talon = piles[0] if piles else 0
             worlds.append(self.declare(me, hands, talon, lo))
             if holder in rivals:
@@ -234,31 +241,59 @@ class _Search:
                 dark = view.dark and winner == holder
                 stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
         stop /= max(len(worlds), 1)
-        # Going on: declarer at the lowest bid, with the contract that is best over the
-        # worlds (the hand's marriages allow up to its cap).
-        cap = 120 + mask_marriages(know.hand, view.options.ace_marriage)
-        go, _ = self._best_contract(worlds, list(range(lo, max(lo, cap) + 1, 5)), write_off=False)
+        # Going on: declarer at the lowest bid, naming his contract after the talon.
+        go = sum(self._named_after_talon(d, lo) for d in worlds) / max(len(worlds), 1)
         if can_redeal and max(go, stop) < 0:
             return REDEAL
         if go > stop or not can_pass:
             return Bid(lo)
         return PASS
 
-    def _bidding_world(self, know: Knowledge) -> tuple[list[int], list[int]]:
-        """A layout of the unseen cards in which every other seat's hand fits its calls:
-        a voluntary bid of v needs a basic estimate of at least v − slack, a pass an
-        estimate below the price it passed at + slack. Drawn again a few times, then
-        taken as it is."""
-        view = self.view
-        calls = _calls(view)
+    def _named_after_talon(self, deal: Deal, price: int) -> float:
+        """The value of a world played out at ``price`` when the declarer names his
+        contract after taking the talon, as he will: what the world's play-out takes less
+        :data:`CONTRACT_MARGIN` (he does not see the other hands), between the price and
+        the cap of his marriages then. One contract for every world instead would value a hand
+        that makes 180 with one talon and 120 with another at 120."""
+        if deal.outcome is Outcome.WRITTEN_OFF:
+            return self.value.of(deal)
+        me = self.me
+        take = deal.points[me] + deal.marriages[me]
+        cap = deal.caps[me]  # the marriages in his hand after the talon and the gives
+        named = max(price, min(cap, (take - CONTRACT_MARGIN) // 5 * 5))
+        return self.value.of(_scored_at(deal, named))
+
+    def _world(self, know: Knowledge) -> tuple[list[int], list[int]]:
+        """A layout of the unseen cards in which every other seat's hand fits what it
+        said, in every phase: its bids and passes (a voluntary bid of v needs a basic
+        estimate of at least v − slack, a pass an estimate below the price it passed at
+        + slack), read on the cards it was dealt as far as I can tell them (its hand now,
+        the cards it has played, less those I gave it); and a declarer who named more
+        than his bid holds a hand that the basic contract rule would name it with (less
+        the slack). Drawn again a few times, then taken as it is."""
+        fits = self._fits
         layout = sample_hands(know, self.rng)
         for _ in range(CALL_REDRAWS):
-            if all(
-                _fits(view, layout[0][s], bid, price) for s, bid, price in calls if s != self.me
-            ):
+            if fits(layout[0]):
                 break
             layout = sample_hands(know, self.rng)
         return layout
+
+    def _fits(self, hands: Sequence[int]) -> bool:
+        view = self.view
+        told = self._told
+        if told is None:
+            told = self._told = _Told(view)
+        for s, bid, price in told.calls:
+            if not _fits(view, hands[s] & ~told.gave[s] | told.played[s], bid, price):
+                return False
+        if told.named:
+            decl = view.declarer
+            assert decl is not None
+            held = hands[decl] | told.played[decl]
+            if estimate_points(held, view.options.ace_marriage) < told.named - CALL_SLACK:
+                return False
+        return True
 
     # -- declarer: gives and contract --------------------------------------------------
 
@@ -289,7 +324,7 @@ class _Search:
                         worlds[i], _contract_values(view, _kept(hand, plans[i]))
                     )[0]
                 alive = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
-            hands, _piles = sample_hands(know, self.rng)
+            hands, _piles = self._world(know)
             for i in alive:
                 h = list(hands)
                 for to, c in plans[i]:
@@ -313,7 +348,7 @@ class _Search:
         values = [a.value for a in self.legal if isinstance(a, Contract)]
         worlds = []
         for _ in self.clock.samples():
-            hands, _piles = sample_hands(know, self.rng)
+            hands, _piles = self._world(know)
             worlds.append(self._play_contract(hands))
         _, choice = self._best_contract(worlds, values)
         if choice is None:
@@ -368,7 +403,7 @@ class _Search:
         k = len(_active(view))
         exact = left <= self.bot.exact_tricks * k
         for _ in self.clock.samples():
-            hands, _piles = sample_hands(know, self.rng)
+            hands, _piles = self._world(know)
             try:
                 world = deal_from_view(view, hands)
             except ValueError:
@@ -492,6 +527,42 @@ def _auction_without_me(
     floor = price if winner == holder else price + 5
     second = limits[1][0] + 5 if len(limits) > 1 else floor
     return winner, min(top, max(floor, second))
+
+
+class _Told:
+    """What the other seats have told by their calls and contract, for reading sampled
+    worlds: their calls, the cards each has played and those I gave it (to tell its
+    dealt hand from its hand now), and the contract a declarer named above his bid
+    read as the basic contract rule's estimate (0: nothing told)."""
+
+    __slots__ = ("calls", "gave", "named", "played")
+
+    def __init__(self, view: View) -> None:
+        me = view.seat
+        n = view.players
+        self.calls = [c for c in _calls(view) if c[0] != me]
+        self.played = [0] * n
+        for trick in view.played_tricks:
+            for s, card in trick:
+                self.played[s] |= card.mask
+        for s, card in view.trick:
+            self.played[s] |= card.mask
+        self.gave = [0] * n
+        for to, card in view.given_by_me:
+            self.gave[to] |= card.mask
+        named = 0
+        bid = view.bid
+        contract = view.contract
+        if (
+            view.declarer is not None
+            and view.declarer != me
+            and not view.dark
+            and contract is not None
+            and bid is not None
+            and contract > bid
+        ):
+            named = contract + CONTRACT_READ
+        self.named = named
 
 
 def _fits(view: View, hand: int, bid: int | None, price: int) -> bool:

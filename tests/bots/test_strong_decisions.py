@@ -66,6 +66,20 @@ def test_a_hand_with_nothing_passes(level: str) -> None:
     assert isinstance(decision, Pass)
 
 
+@pytest.mark.parametrize("seed", [3, 5, 8])
+def test_a_hand_that_makes_its_bid_on_any_talon_bids_rather_than_defends(seed: int) -> None:
+    """A♠ cashes the first trick and K♥ led to the second declares the ♥ marriage: 111
+    and more on any talon, so going on at 105 beats defending. Valued at one contract for
+    every talon (the old bidding), going on looked worse than defending with the
+    marriage, and the hand passed; the declarer names his contract after the talon."""
+    match = _three(
+        seat1="JS KS JC TC KD JH AH", seat2="TS AS QD TD 9H QH KH", seat0="9S QS 9C QC 9D JD TH",
+        talon="KC AC AD",
+    )  # fmt: skip
+    decision = make_bot("strong", seed=seed, budget=BUDGET).decide(match.view(2))
+    assert decision == Bid(105)
+
+
 def _contract_choice(sitter: int | None) -> int | None:
     """Seat 2 holds a hand that makes far more than 120 and names its contract."""
     match = _three(
@@ -165,3 +179,37 @@ def test_stopping_hands_the_auction_to_the_rival_who_would_go_furthest(
     )
     view = match.view(2)
     assert strong._auction_without_me(view, [0, 1], 1, [0, 0, 0]) == expected
+
+
+def test_a_defender_reads_a_contract_named_above_the_bid_into_the_declarers_hand() -> None:
+    """Seat 1 declares at the forced 100 and names 160: most of a defender's sampled
+    worlds give him a hand the basic contract rule would name 160 with (an estimate of
+    at least 160 + 25 less the slack); of worlds drawn without reading the contract,
+    fewer than one in five do."""
+    from games.bots import strong
+    from games.bots.knowledge import knowledge_of
+    from games.bots.policy import estimate_points
+    from games.bots.sampling import sample_hands
+
+    match = _three(
+        seat1="AH KH QH TH AD TD AS", seat2="9S JS QS 9C JC QC 9D", seat0="KS TS AC TC KC JD QD",
+        talon="KD 9H JH",
+    )  # fmt: skip
+    match.apply(Pass(), seat=2)
+    match.apply(Pass(), seat=0)
+    for _ in range(2):  # the declarer makes his first legal give twice
+        match.apply(next(a for a in match.view(1).legal if a.type == "give"), seat=1)
+    match.apply(Contract(160), seat=1)
+    view = match.view(2)
+    search = strong._Search(strong.StrongBot(seed=1, budget=BUDGET), view)
+    know = knowledge_of(view)
+    floor = 160 + strong.CONTRACT_READ - strong.CALL_SLACK
+
+    def share(draw: object) -> float:
+        hands = [draw()[0][1] for _ in range(200)]  # type: ignore[operator]
+        return sum(estimate_points(h, True) >= floor for h in hands) / len(hands)
+
+    read = share(lambda: search._world(know))
+    unread = share(lambda: sample_hands(know, search.rng))
+    assert read >= 0.5
+    assert unread <= 0.2
