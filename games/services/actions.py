@@ -5,7 +5,6 @@ the common case, the row lock otherwise (the package's docstring says which when
 from __future__ import annotations
 
 import logging
-import typing
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -22,7 +21,6 @@ from games.engine import (
     IllegalAction,
     MalformedAction,
     NotYourTurn,
-    action_from_dict,
 )
 from games.engine.fair import commitment, new_server_seed
 from games.models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
@@ -36,7 +34,7 @@ log = logging.getLogger(__name__)
 def action_submit(
     *,
     table_id: int,
-    action: Action | dict[str, Any],
+    action: Action,
     expected_version: int,
     user: Any = None,
     seat: int | None = None,
@@ -46,21 +44,13 @@ def action_submit(
     """Apply one action at a table, for the seat ``user`` holds (a person: the seat is
     decided from the seats as they are when the action is written, under the table's row
     lock or checked against ``seats_version``, never from a seat number a connection
-    remembered), or for ``seat`` (a bot, the clock). Raises a TableError (and changes
-    nothing) for a malformed or illegal action, a user with no seat (or resigned), another
+    remembered), or for ``seat`` (a bot, the clock). The values are typed: a client's
+    message is parsed before it gets here (``games.messages``). Raises a TableError (and
+    changes nothing) for an illegal action, a user with no seat (or resigned), another
     seat's turn, a stale ``expected_version`` or a table that is not playing; a
     ``client_id`` that was already applied for this seat returns ``Applied(duplicate=True)``."""
     if (user is None) == (seat is None):
         raise TypeError("action_submit takes either user or seat")
-    if not isinstance(action, _ACTION_TYPES):
-        try:
-            action = action_from_dict(action)
-        except (MalformedAction, EngineError) as exc:
-            raise errors.Malformed(str(exc)) from None
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
-        raise errors.Malformed("version must be a number")
-    if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
-        raise errors.Malformed("id must be a string of 1 to 64 characters")
     who = _Actor(seat=seat, user_id=None if user is None else common._user_id(user))
     try:
         applied = _submit_optimistic(table_id, who, action, expected_version, source, client_id)
@@ -75,9 +65,6 @@ def action_submit(
             version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
             return common.Applied(version=version or 0, duplicate=True)
         raise
-
-
-_ACTION_TYPES = typing.get_args(Action)
 
 
 @dataclass(frozen=True, slots=True)
