@@ -25,6 +25,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 
+from accounts.types import Visitor
 from games import errors, messages, realtime, selectors, services
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
@@ -144,7 +145,7 @@ class Limits:
 limits = Limits()
 
 
-def _connect(table_id: int, user: Any, invite: str | None) -> int | None:
+def _connect(table_id: int, user: Visitor | None, invite: str | None) -> int | None:
     """The seat of ``user`` at the table (None: a spectator), if he may watch it."""
     table = selectors.table_get(table_id=table_id)
     if not selectors.may_watch(table=table, user=user, invite_code=invite):

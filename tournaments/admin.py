@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.types import signed_in
 from tournaments import errors, live, notices, selectors, services
 from tournaments.models import (
     Announcement,
@@ -420,7 +421,7 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
                 request,
                 queryset,
                 lambda r: services.registration_disqualify(
-                    registration=r, reason=reason, by=request.user
+                    registration=r, reason=reason, by=signed_in(request.user)
                 ),
                 gettext("Disqualified"),
             )
@@ -461,7 +462,7 @@ class AnnouncementAdmin(admin.ModelAdmin[Announcement]):
 
     def save_model(self, request: HttpRequest, obj: Announcement, form: Any, change: bool) -> None:
         note = notices.announcement_create(
-            tournament=obj.tournament, text=obj.text, by=request.user
+            tournament=obj.tournament, text=obj.text, by=signed_in(request.user)
         )
         obj.pk = note.pk
 
@@ -606,7 +607,10 @@ class AssignmentAdmin(admin.ModelAdmin[Assignment]):
             return
         try:
             services.assignment_amend(
-                assignment=obj, places=places, by=request.user, reason=form.cleaned_data["reason"]
+                assignment=obj,
+                places=places,
+                by=signed_in(request.user),
+                reason=form.cleaned_data["reason"],
             )
         except errors.TournamentError as exc:
             messages.error(request, exc.message)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts.types import User, Visitor, person
 from games.pages.options import BOT_LEVEL_WORDS, differences, preset_label
 from tournaments import live
 from tournaments.models import Assignment, Registration, Round, Standing, Tournament
@@ -51,7 +52,7 @@ def tournament_lists(*, finished_limit: int = 30) -> dict[str, list[Tournament]]
     }
 
 
-def tournament_get(*, tournament_id: int, user: Any = None) -> Tournament | None:
+def tournament_get(*, tournament_id: int, user: Visitor | None = None) -> Tournament | None:
     """A tournament anyone may see (a draft only for staff)."""
     qs = Tournament.objects.annotate(
         entrants=Count("registrations", filter=Q(registrations__status__in=ENTERED))
@@ -182,11 +183,12 @@ class UserState:
     can_check_in: bool
 
 
-def user_state(t: Tournament, user: Any, now: datetime | None = None) -> UserState:
+def user_state(t: Tournament, user: Visitor | None, now: datetime | None = None) -> UserState:
     now = now or timezone.now()
     reg = None
-    if getattr(user, "is_authenticated", False):
-        reg = t.registrations.filter(user=user).first()
+    who = person(user)
+    if who is not None:
+        reg = t.registrations.filter(user=who).first()
     entered = reg is not None and reg.status in ENTERED
     open_now = (t.status in Tournament.ENTERABLE and now < t.closes_at) or (
         t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.arena_ends_at
@@ -199,12 +201,13 @@ def user_state(t: Tournament, user: Any, now: datetime | None = None) -> UserSta
     )
 
 
-def my_place(t: Tournament, user: Any) -> tuple[int, int] | None:
+def my_place(t: Tournament, user: Visitor | None) -> tuple[int, int] | None:
     """The user's rank in the standings and how many are ranked, once it has started."""
-    if not getattr(user, "is_authenticated", False) or t.status not in (S.RUNNING, S.FINISHED):
+    who = person(user)
+    if who is None or t.status not in (S.RUNNING, S.FINISHED):
         return None
     ranks = dict(t.standings.filter(rank__isnull=False).values_list("user_id", "rank"))
-    rank = ranks.get(user.pk)
+    rank = ranks.get(who.pk)
     return (rank, len(ranks)) if rank is not None else None
 
 
@@ -307,14 +310,15 @@ def rounds(*, tournament: Tournament, newest_first: bool = True) -> list[RoundVi
     return out
 
 
-def my_table(t: Tournament, user: Any) -> Assignment | None:
+def my_table(t: Tournament, user: Visitor | None) -> Assignment | None:
     """The user's live table in this tournament now, if any."""
-    if not getattr(user, "is_authenticated", False):
+    who = person(user)
+    if who is None:
         return None
     return (
         Assignment.objects.filter(
             round__tournament=t,
-            seats__user=user,
+            seats__user=who,
             status__in=(Assignment.Status.PLAYING, Assignment.Status.STOPPING),
         )
         .exclude(table=None)
@@ -341,7 +345,7 @@ class TablePanel:
     rank: tuple[int, int] | None
 
 
-def table_panel(*, table_id: int, user: Any) -> TablePanel | None:
+def table_panel(*, table_id: int, user: Visitor | None) -> TablePanel | None:
     """The panel of a tournament's table for ``user`` (anyone may watch), or None when
     the table is not a tournament's."""
     a = (
@@ -352,8 +356,8 @@ def table_panel(*, table_id: int, user: Any) -> TablePanel | None:
     if a is None:
         return None
     t = a.round.tournament
-    authenticated = getattr(user, "is_authenticated", False)
-    seat = a.seats.filter(user=user).first() if authenticated else None
+    who = person(user)
+    seat = a.seats.filter(user=who).first() if who is not None else None
     ended = ""
     if a.status == Assignment.Status.STOPPING:
         ended = _("The round's time is up: this match ends when its deal in play is complete.")
@@ -419,16 +423,17 @@ class NotificationArea:
     tournament_ids: list[int]  # whose sockets tell the area to refresh
 
 
-def notification_area(*, user: Any, limit: int = 8) -> NotificationArea | None:
+def notification_area(*, user: Visitor | None, limit: int = 8) -> NotificationArea | None:
     """The header's notification area of a signed-in player."""
-    if not getattr(user, "is_authenticated", False):
+    who = person(user)
+    if who is None:
         return None
     from tournaments.models import Notification
 
-    mine = Notification.objects.filter(user=user)
+    mine = Notification.objects.filter(user=who)
     items = list(mine.select_related("tournament")[:limit])
     active = Tournament.objects.filter(
-        registrations__user=user,
+        registrations__user=who,
         registrations__status__in=ENTERED,
         status__in=Tournament.ACTIVE,
     ).values_list("pk", flat=True)
@@ -455,7 +460,7 @@ def window(t: Tournament) -> tuple[datetime, datetime]:
     return start, end
 
 
-def overlapping(*, tournament: Tournament, user: Any) -> list[Tournament]:
+def overlapping(*, tournament: Tournament, user: User) -> list[Tournament]:
     """The user's other active entries whose times overlap this tournament's."""
     start, end = window(tournament)
     others = Tournament.objects.filter(
@@ -471,7 +476,7 @@ def overlapping(*, tournament: Tournament, user: Any) -> list[Tournament]:
     return out
 
 
-def overlap_warning(*, tournament: Tournament, user: Any) -> str:
+def overlap_warning(*, tournament: Tournament, user: User) -> str:
     """A sentence naming the overlapping entries ("" for none)."""
     names = [o.name for o in overlapping(tournament=tournament, user=user)]
     if not names:

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.types import Visitor
 from games import errors, selectors
 from games import state as table_state
 from games.engine import (
@@ -36,7 +37,7 @@ def action_submit(
     table_id: int,
     action: Action,
     expected_version: int,
-    user: Any = None,
+    user: Visitor | None = None,
     seat: int | None = None,
     source: str = TableAction.Source.HUMAN,
     client_id: str | None = None,

@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from accounts.types import Visitor
 from games import errors
 from games.models import Table
 
@@ -30,7 +31,7 @@ def _locked_table(table_id: int) -> Table:
         raise errors.TableNotFound() from None
 
 
-def _user_id(user: Any) -> int | None:
+def _user_id(user: Visitor) -> int | None:
     return user.pk if getattr(user, "is_authenticated", False) else None
 
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.types import User, Visitor, person
 from games import errors
 from games import state as table_state
 from games.bots import LEVELS
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 @transaction.atomic
 def table_create(
     *,
-    user: Any,
+    user: User,
     players: int = 3,
     preset: str = "classic",
     options: dict[str, Any] | None = None,
@@ -63,7 +64,7 @@ def table_create(
 
 
 @transaction.atomic
-def table_open(*, user: Any, **fields: Any) -> Table:
+def table_open(*, user: User, **fields: Any) -> Table:
     """A person opens a table from the lobby or the API: :func:`table_create` within the
     cap on open tables. Tables that start at once (play against bots, a tournament's
     round) are created directly and count against nothing."""
@@ -71,7 +72,7 @@ def table_open(*, user: Any, **fields: Any) -> Table:
     return table_create(user=user, **fields)
 
 
-def _open_tables_check(user: Any) -> None:
+def _open_tables_check(user: User) -> None:
     """A person may hold only a few open (not started) tables (GAMES_OPEN_TABLES_PER_USER):
     1,500 of them once made the lobby crawl. The person's row lock makes two concurrent
     creations count one after the other."""
@@ -90,7 +91,7 @@ def _free_seat(table: Table, seats: list[Seat]) -> int:
 
 
 @transaction.atomic
-def table_join(*, table: Table | int, user: Any, invite_code: str | None = None) -> Seat:
+def table_join(*, table: Table | int, user: User, invite_code: str | None = None) -> Seat:
     table = common._locked_table(common._pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen()
@@ -105,7 +106,7 @@ def table_join(*, table: Table | int, user: Any, invite_code: str | None = None)
 
 
 @transaction.atomic
-def table_leave(*, table: Table | int, user: Any) -> None:
+def table_leave(*, table: Table | int, user: User) -> None:
     """Leave a table that has not started; the last person out closes it."""
     table = common._locked_table(common._pk(table))
     if table.status != Table.Status.OPEN:
@@ -123,7 +124,7 @@ def table_leave(*, table: Table | int, user: Any) -> None:
 
 @transaction.atomic
 def seat_fill_with_bot(
-    *, table: Table | int, level: str, by: Any, number: int | None = None
+    *, table: Table | int, level: str, by: User, number: int | None = None
 ) -> Seat:
     """Seat a bot; only a person seated at the table may do it."""
     if level not in LEVELS:
@@ -146,7 +147,7 @@ def seat_fill_with_bot(
 
 
 @transaction.atomic
-def table_start(*, table: Table | int, user: Any, first_dealer: int | None = None) -> Table:
+def table_start(*, table: Table | int, user: User, first_dealer: int | None = None) -> Table:
     """Start the match: every seat taken; the creator (or, if he left, any person
     seated) starts it. The first dealer is drawn by lot (docs/spec.md §2.1) unless the
     caller sets it (a tournament balances who deals first over its rounds)."""
@@ -189,7 +190,7 @@ def table_start(*, table: Table | int, user: Any, first_dealer: int | None = Non
 
 @transaction.atomic
 def table_play_bots(
-    *, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60
+    *, user: User, level: str = "basic", preset: str = "classic", move_seconds: int = 60
 ) -> Table:
     """ "Play against bots now": a table of three with two bots, started at once."""
     table = table_create(user=user, players=3, preset=preset, move_seconds=move_seconds)
@@ -199,7 +200,7 @@ def table_play_bots(
 
 
 @transaction.atomic
-def table_resign(*, table: Table | int, user: Any) -> None:
+def table_resign(*, table: Table | int, user: User) -> None:
     """Give up: a bot plays the seat to the end and the player finishes last. When the
     last person at the table resigns the match is abandoned."""
     table = common._locked_table(common._pk(table))
@@ -294,14 +295,15 @@ def _finish_now(table: Table, finished_by: str) -> MatchResult:
 
 
 @transaction.atomic
-def seat_return(*, table_id: int, user: Any) -> None:
+def seat_return(*, table_id: int, user: Visitor) -> None:
     """A person back after the clock made a bot play for him: he plays again."""
-    if common._user_id(user) is None:
+    who = person(user)
+    if who is None:
         raise errors.NotSeated()
     table = common._locked_table(table_id)
     if table.status != Table.Status.PLAYING:
         raise errors.NotPlaying()
-    seat = table.seats.filter(user=user).first()
+    seat = table.seats.filter(user=who).first()
     if seat is None:
         raise errors.NotSeated()
     if seat.resigned:
@@ -315,16 +317,17 @@ def seat_return(*, table_id: int, user: Any) -> None:
 
 
 @transaction.atomic
-def dealing_add_seed(*, table_id: int, user: Any, dealing: int, seed: str) -> None:
+def dealing_add_seed(*, table_id: int, user: Visitor, dealing: int, seed: str) -> None:
     """A player's client adds its seed to a dealing whose commitment is published and
     whose cards are not dealt yet (docs/fair-dealing.md). One seed per seat."""
     try:
         seed = validate_client_seed(seed)
     except ValueError as exc:
         raise errors.InvalidSeed(str(exc)) from None
-    if common._user_id(user) is None:
+    who = person(user)
+    if who is None:
         raise errors.NotSeated()
-    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    seat = Seat.objects.filter(table_id=table_id, user=who).first()
     if seat is None:
         raise errors.NotSeated()
     row = Dealing.objects.select_for_update().filter(table_id=table_id, number=dealing).first()

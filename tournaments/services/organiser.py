@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.types import User
 from games.models import MatchResult
 from tournaments import errors, live, notices
 from tournaments.models import (
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def tournament_create(*, created_by: Any, **fields: Any) -> Tournament:
+def tournament_create(*, created_by: User, **fields: Any) -> Tournament:
     """A draft tournament; its settings are checked (``errors.Invalid``)."""
     t = Tournament(created_by=created_by, **fields)
     if not t.seed:
@@ -191,7 +192,7 @@ def tournament_cancel(
 
 @transaction.atomic
 def registration_disqualify(
-    *, registration: Registration, reason: str = "", by: Any = None
+    *, registration: Registration, reason: str = "", by: User | None = None
 ) -> None:
     """Out of the event: not seated again, listed last; at a table now, he resigns there."""
     t = _locked(registration.tournament_id)
@@ -230,7 +231,7 @@ def round_reseat(*, round: Round, now: datetime | None = None) -> Round:
 
 @transaction.atomic
 def assignment_amend(
-    *, assignment: Assignment, places: Sequence[int], by: Any = None, reason: str = ""
+    *, assignment: Assignment, places: Sequence[int], by: User | None = None, reason: str = ""
 ) -> Assignment:
     """Correct a finished table's places (by seat); the standings and the ratings follow."""
     t = _locked(assignment.round.tournament_id)

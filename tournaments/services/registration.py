@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.types import User
 from tournaments import errors, live
 from tournaments.models import (
     Registration,
@@ -29,7 +29,7 @@ def _registration_open(t: Tournament, now: datetime) -> bool:
 
 @transaction.atomic
 def registration_create(
-    *, tournament: Tournament | int, user: Any, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, now: datetime | None = None
 ) -> Registration:
     """Register (or register again after withdrawing). Checks the window, the entry
     conditions and the room left."""
@@ -80,7 +80,7 @@ def registration_create(
 
 @transaction.atomic
 def registration_add_walk_in(
-    *, tournament: Tournament | int, user: Any, check_in: bool = True, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, check_in: bool = True, now: datetime | None = None
 ) -> Registration:
     """The organiser enters a player (a walk-in), also after registration closed or
     check-in opened: checked in at once when check-in is open, the event is running or
@@ -141,7 +141,7 @@ def registration_admin_check_in(
     return reg
 
 
-def _entry(t: Tournament, user: Any) -> Registration:
+def _entry(t: Tournament, user: User) -> Registration:
     """The user's registration, locked, if he is entered (registered or checked in)."""
     reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
     if reg is None or reg.status not in (R.REGISTERED, R.CHECKED_IN):
@@ -151,7 +151,7 @@ def _entry(t: Tournament, user: Any) -> Registration:
 
 @transaction.atomic
 def registration_withdraw(
-    *, tournament: Tournament | int, user: Any, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, now: datetime | None = None
 ) -> Registration:
     """Leave the event: before it starts, or during it (not seated again; a table in
     play is played to the end — resign there to leave it)."""
@@ -168,7 +168,7 @@ def registration_withdraw(
 
 @transaction.atomic
 def registration_check_in(
-    *, tournament: Tournament | int, user: Any, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, now: datetime | None = None
 ) -> Registration:
     t = _locked(tournament)
     now = _now(now)
