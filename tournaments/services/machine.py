@@ -29,9 +29,9 @@ from tournaments.services.common import (
     STOP_GRACE,
     R,
     S,
-    _changed,
-    _locked,
-    _now,
+    current_time,
+    locked_tournament,
+    tell_pages,
 )
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def tournaments_due(now: datetime | None = None) -> list[int]:
     """The tournaments the tick should step now: running ones (results, rounds, the
     clock), and announced ones whose next moment (registration, check-in, start) has
     come. A paused tournament is stepped too: its results are still recorded."""
-    now = _now(now)
+    now = current_time(now)
     due = (
         Q(status=S.RUNNING)
         | Q(status=S.SCHEDULED, registration_opens_at__lte=now)
@@ -58,7 +58,7 @@ def tournament_step(*, tournament_id: int, now: datetime | None = None) -> str:
 
     Live tables are opened after the lock is released, one assignment at a time.
     """
-    now = _now(now)
+    now = current_time(now)
     with transaction.atomic():
         t = (
             Tournament.objects.select_for_update(skip_locked=True)
@@ -96,7 +96,7 @@ def _step_locked(t: Tournament, now: datetime) -> str:
     if Assignment.objects.filter(
         round__tournament=t, status=Assignment.Status.FINISHED, in_standings=False
     ).exists():
-        standings._standings_write(t)
+        standings.write_standings(t)
         did = did or "standings"
     rnd = t.round_set.order_by("-number").first()
     if rnd is None:
@@ -122,8 +122,8 @@ def _step_locked(t: Tournament, now: datetime) -> str:
     if nxt is None:
         tournament_finish(tournament=t, now=now)
         return "finished"
-    _round_seat(t, rnd.number + 1, now, field=nxt)
-    _changed(t)
+    seat_round(t, rnd.number + 1, now, field=nxt)
+    tell_pages(t)
     return "seated"
 
 
@@ -181,7 +181,7 @@ def _in_play(t: Tournament, everyone: bool = False) -> Any:
     return regs.filter(status=R.CHECKED_IN)
 
 
-def _round_seat(
+def seat_round(
     t: Tournament, number: int, now: datetime, field: Sequence[Registration] | None = None
 ) -> Round:
     """Seat round ``number`` (Swiss or knockout): the assignments, no live tables yet."""
@@ -263,7 +263,7 @@ def _history(t: Tournament) -> pairing.History:
 def round_open_tables(*, tournament_id: int, now: datetime | None = None) -> tuple[int, int]:
     """Open the live tables of the tournament's seated round (or arena assignments not
     yet open), each in its own transaction; returns (opened, still to open)."""
-    now = _now(now)
+    now = current_time(now)
     opened = 0
     pending = list(
         Assignment.objects.filter(
@@ -300,7 +300,7 @@ def round_open_tables(*, tournament_id: int, now: datetime | None = None) -> tup
                 rnd.status = Round.Status.PLAYING
                 rnd.ends_at = now + timedelta(minutes=t.round_minutes) if t.round_minutes else None
                 rnd.save(update_fields=["status", "ends_at"])
-                _changed(t)
+                tell_pages(t)
     return opened, left
 
 
@@ -376,7 +376,7 @@ def _record(
     a.finished_at = when
     a.stopped_early = early
     a.save(update_fields=["status", "finished_at", "stopped_early"])
-    _changed(t)
+    tell_pages(t)
 
 
 def _sweep_tables(t: Tournament, now: datetime) -> str:
@@ -446,10 +446,10 @@ def round_close(*, round: Round, now: datetime | None = None) -> None:
     if rnd.status == Round.Status.FINISHED:
         return
     rnd.status = Round.Status.FINISHED
-    rnd.finished_at = _now(now)
+    rnd.finished_at = current_time(now)
     rnd.save(update_fields=["status", "finished_at"])
-    standings._standings_write(rnd.tournament)
-    _changed(rnd.tournament)
+    standings.write_standings(rnd.tournament)
+    tell_pages(rnd.tournament)
 
 
 def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
@@ -512,14 +512,14 @@ def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
 
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
-    t = _locked(tournament)
+    t = locked_tournament(tournament)
     if t.status == S.FINISHED:
         return t
     if t.status != S.RUNNING:
         raise errors.WrongState()
-    standings._standings_write(t)
+    standings.write_standings(t)
     t.status = S.FINISHED
-    t.finished_at = _now(now)
+    t.finished_at = current_time(now)
     t.save(update_fields=["status", "finished_at"])
-    _changed(t)
+    tell_pages(t)
     return t
