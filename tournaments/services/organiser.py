@@ -24,7 +24,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services import machine, standings
+from tournaments.services import seating, standings
 from tournaments.services.common import (
     R,
     S,
@@ -156,7 +156,7 @@ def tournament_start(
             ends_at=t.arena_ends_at,
         )
     else:
-        machine.seat_round(t, 1, now)
+        seating.seat_round(t, 1, now)
     standings.write_standings(t)
     tell_pages(t)
     return t
@@ -231,7 +231,7 @@ def round_reseat(*, round: Round, now: datetime | None = None) -> Round:
     rnd.delete()
     t.seed += 1
     t.save(update_fields=["seed"])
-    new = machine.seat_round(t, number, current_time(now))
+    new = seating.seat_round(t, number, current_time(now))
     tell_pages(t)
     return new
 
