@@ -157,11 +157,11 @@ def test_stopping_hands_the_auction_to_the_rival_who_would_go_furthest(
     monkeypatch: pytest.MonkeyPatch, limits: list[int], expected: tuple[int, int]
 ) -> None:
     """Seat 1 holds the standing 100; seat 0 has not passed; seat 2 (me) weighs a pass."""
-    from games.bots import strong
+    from games.bots import reading
 
-    monkeypatch.setattr(strong, "_limit", lambda view, seat, hand: limits[seat])
+    monkeypatch.setattr(reading, "limit", lambda view, seat, hand: limits[seat])
     match = _three(
         seat1="TS KS 9H JH TH TC KC", seat2=NOTHING, seat0="AC AH KH QH AD TD 9D", talon="AS JD QD"
     )
     view = match.view(2)
-    assert strong._auction_without_me(view, [0, 1], 1, [0, 0, 0]) == expected
+    assert reading.auction_without_me(view, [0, 1], 1, [0, 0, 0]) == expected
