@@ -14,7 +14,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.types import signed_in
 from ratings import selectors
 
 MAX_LIMIT = 200
@@ -146,7 +145,7 @@ class LeaderboardView(APIView):
         limit = _int(request, "limit", 50, 1, MAX_LIMIT)
         rows = selectors.leaderboard(board=board, offset=offset, limit=limit)
         plain = selectors.Board(board.players, board.period, board.provisional, board.bots)
-        me = selectors.player_rank(user=signed_in(request.user), board=plain)
+        me = selectors.player_rank(user=request.user, board=plain)
         data = {
             "players": board.players,
             "period": board.period,

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
-from accounts.types import User
+from accounts.types import User, Visitor, person
 from ratings.models import Competitor, Rating, RatingChange
 
 ACTIVE_DAYS = 30
@@ -141,10 +141,13 @@ def competitor_of(user: User) -> Competitor | None:
     return Competitor.objects.filter(user=user).first()
 
 
-def player_rank(*, user: User, board: Board, now: datetime | None = None) -> Row | None:
+def player_rank(*, user: Visitor | None, board: Board, now: datetime | None = None) -> Row | None:
     """The user's row on the board (``None`` when he is not on it: no rated match in the
-    pool, provisional with provisional players hidden, or inactive)."""
-    competitor = competitor_of(user)
+    pool, provisional with provisional players hidden, or inactive; or not signed in)."""
+    who = person(user)
+    if who is None:
+        return None
+    competitor = competitor_of(who)
     if competitor is None:
         return None
     mine = (

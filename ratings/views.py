@@ -10,7 +10,6 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from accounts.types import signed_in
 from ratings import selectors
 from ratings.presenters import profile_context
 
@@ -49,7 +48,7 @@ def _with(query: Any, **changes: str) -> str:
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
     board = board_from_query(request.GET)
-    mine = selectors.player_rank(user=signed_in(request.user), board=selectors.Board(
+    mine = selectors.player_rank(user=request.user, board=selectors.Board(
         players=board.players, period=board.period, provisional=board.provisional, bots=board.bots
     ))  # fmt: skip
     try:
