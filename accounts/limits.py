@@ -33,6 +33,8 @@ from django.utils.translation import ngettext
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts.types import User
+
 
 def client_address(request: HttpRequest | Any) -> str:
     """The caller's address, trusting X-Forwarded-For only as far as configured."""
@@ -157,5 +159,5 @@ def _on_failed(
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.limits.succeeded")
-def _on_signed_in(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+def _on_signed_in(sender: Any, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
     signin_success_record(username=user.get_username())

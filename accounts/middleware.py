@@ -7,6 +7,8 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone, translation
 
+from accounts.types import Visitor
+
 
 class PlayerPreferencesMiddleware:
     """A signed-in player's own language and time zone, from his profile, for the request.
@@ -49,7 +51,7 @@ class PlayerPreferencesMiddleware:
         return response
 
 
-def _apply(preferences: ExitStack, request: HttpRequest, user: Any) -> str:
+def _apply(preferences: ExitStack, request: HttpRequest, user: Visitor) -> str:
     """Enter the player's language and zone for the request; returns the language set."""
     language: str = getattr(user, "preferred_language", "")
     if language:

@@ -3,7 +3,7 @@
 In one process, on PostgreSQL (its own database, ``thousand_bench_actions``, dropped and
 migrated at start) with the Redis channel layer (the broadcast after the commit is part of
 the cost), this times ``games.services.action_submit`` — the one service path, called as
-the websocket consumer calls it — for:
+the websocket consumer calls it, the frame parsed first (``games.messages``) — for:
 
 - **first deal**: the actions of the first deal of freshly started tables;
 - **late**: the actions of a deal after ``--late-deals`` (default 30) completed deals of
@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import os
 import platform
 import pstats
@@ -133,16 +134,21 @@ class Player:
         return int(self.state().dealing)
 
     def submit(self, seat: int, action: dict[str, Any]) -> None:
-        from games import services
+        from games import messages, services
 
         self.sent += 1
+        text = json.dumps(
+            {"type": "action", "id": f"c-{self.sent}", "version": self.version, "action": action}
+        )
+        message = messages.parse(text, max_size=4096)  # as the consumer parses a frame
+        assert isinstance(message, messages.ActionMessage)
         applied = services.action_submit(
             table_id=self.table_id,
             user=self.users[seat],
-            action=action,
-            expected_version=self.version,
+            action=message.action,
+            expected_version=message.version,
             source="human",
-            client_id=f"c-{self.sent}",
+            client_id=message.client_id,
         )
         self.version = applied.version
 

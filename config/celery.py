@@ -93,6 +93,9 @@ _heartbeat_client: Any = None
 # tournaments' tick (rounds, time limits). The log archive (every minute) is housekeeping:
 # a late run only delays it, so /healthz does not wait for its first run.
 PLAY_TASKS = ("games.clocks_sweep", "tournaments.tick")
+# Every other periodic task, named so that a new one is placed in one list or the other
+# (tests/test_periodic_tasks.py holds the two lists to CELERY_BEAT_SCHEDULE).
+HOUSEKEEPING_TASKS = ("games.logs_archive",)
 
 
 def heartbeat_names() -> list[str]:

@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.types import Visitor, signed_in
 from games import errors, selectors, services, table_rules
 from games.bots import LEVELS
 from games.engine.options import PLAYER_COUNTS, RED_THRESHOLDS, BarrelBidding, Bolts, Options
@@ -169,7 +170,7 @@ class QuickSerializer(serializers.Serializer[Any]):
     )
 
 
-def table_data(table: Table, user: Any) -> dict[str, Any]:
+def table_data(table: Table, user: Visitor) -> dict[str, Any]:
     data = selectors.table_summary(table)
     if user.is_authenticated and selectors.seat_of(table_id=table.pk, user=user) is not None:
         data["invite_code"] = table.invite_code
@@ -217,7 +218,7 @@ class TableListView(TableAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = services.table_open(
-            user=request.user,
+            user=signed_in(request.user),
             players=int(data["players"]),
             preset=data["preset"],
             options=data.get("options"),
@@ -234,7 +235,7 @@ class MyTablesView(TableAPIView):
     @extend_schema(summary="My tables", description="Tables you sit at, running ones first.",
                    responses=TableSerializer(many=True))  # fmt: skip
     def get(self, request: Request) -> Response:
-        tables = selectors.table_list_for_user(user=request.user)[:200]
+        tables = selectors.table_list_for_user(user=signed_in(request.user))[:200]
         return Response([table_data(t, request.user) for t in tables])
 
 
@@ -266,7 +267,7 @@ class TableJoinView(TableAPIView):
         serializer.is_valid(raise_exception=True)
         services.table_join(
             table=table_id,
-            user=request.user,
+            user=signed_in(request.user),
             invite_code=serializer.validated_data.get("invite_code") or None,
         )
         return Response(table_data(self.table(table_id), request.user))
@@ -279,7 +280,7 @@ class TableLeaveView(TableAPIView):
         responses={200: TableSerializer, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_leave(table=table_id, user=request.user)
+        services.table_leave(table=table_id, user=signed_in(request.user))
         return Response(table_data(self.table(table_id), request.user))
 
 
@@ -292,7 +293,7 @@ class TableBotView(TableAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         services.seat_fill_with_bot(
-            table=table_id, level=data["level"], by=request.user, number=data.get("seat")
+            table=table_id, level=data["level"], by=signed_in(request.user), number=data.get("seat")
         )
         return Response(table_data(self.table(table_id), request.user))
 
@@ -302,7 +303,7 @@ class TableStartView(TableAPIView):
         summary="Start the match", request=None, responses={200: TableSerializer, **ERRORS}
     )
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_start(table=table_id, user=request.user)
+        services.table_start(table=table_id, user=signed_in(request.user))
         return Response(table_data(self.table(table_id), request.user))
 
 
@@ -314,7 +315,7 @@ class TableResignView(TableAPIView):
         responses={200: TableSerializer, **ERRORS},
     )
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_resign(table=table_id, user=request.user)
+        services.table_resign(table=table_id, user=signed_in(request.user))
         return Response(table_data(self.table(table_id), request.user))
 
 
@@ -332,7 +333,7 @@ class QuickPlayView(TableAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = services.table_play_bots(
-            user=request.user,
+            user=signed_in(request.user),
             level=data["level"],
             preset=data["preset"],
             move_seconds=data["move_seconds"],

@@ -6,3 +6,10 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # The scheduler runs what it is given (it imports neither the services nor the
+        # tasks, which schedule through it).
+        from games import scheduler, services, tasks
+
+        scheduler.register(bot_turn=services.bot_play, bot_turn_task=tasks.bot_play_turn)

@@ -25,7 +25,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import errors, realtime, selectors, services
+from accounts.types import Visitor
+from games import errors, messages, realtime, selectors, services
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 
@@ -144,7 +145,7 @@ class Limits:
 limits = Limits()
 
 
-def _connect(table_id: int, user: Any, invite: str | None) -> int | None:
+def _connect(table_id: int, user: Visitor | None, invite: str | None) -> int | None:
     """The seat of ``user`` at the table (None: a spectator), if he may watch it."""
     table = selectors.table_get(table_id=table_id)
     if not selectors.may_watch(table=table, user=user, invite_code=invite):
@@ -226,7 +227,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # -- from the client ---------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        message_id = None
+        message_id: messages.MessageId = None
         try:
             # Per socket, then per person (per address when anonymous) across his sockets.
             if self.limit.allow() and self.user_limit.allow():
@@ -238,24 +239,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                     await self.close(CLOSE_ABUSE)
                     return
                 raise errors.RateLimited()
-            if text_data is None:
-                raise errors.Malformed("send JSON text frames")
-            if len(text_data) > settings.GAMES_WS_MAX_MESSAGE:
-                raise errors.TooLarge(f"a message is at most {settings.GAMES_WS_MAX_MESSAGE} bytes")
-            try:
-                message = json.loads(text_data)
-            except (ValueError, RecursionError):
-                raise errors.Malformed("not valid JSON, or nested too deeply") from None
-            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise errors.Malformed('a message is a JSON object with a "type"')
-            message_id = message.get("id")
-            if message_id is not None and not isinstance(message_id, str | int):
-                message_id = None
-                raise errors.Malformed("id must be a string")
-            handler = self.handlers.get(message["type"])
-            if handler is None:
-                raise errors.UnknownType(f"unknown message type {message['type']!r}")
-            await handler(self, message)
+            frame = messages.read_frame(text_data, max_size=settings.GAMES_WS_MAX_MESSAGE)
+            message_id = frame.id
+            if frame.type in messages.PLAYER_TYPES and self.user_id is None:
+                raise errors.NotSeated()
+            message = messages.parse_frame(frame)
+            await self.handlers[type(message)](self, message)
         except errors.TableError as exc:
             await self.send_error(exc, message_id)
             if isinstance(exc, errors.StaleVersion) or (
@@ -263,58 +252,46 @@ class TableConsumer(AsyncWebsocketConsumer):
             ):
                 await self.send_state()
 
-    async def on_action(self, message: dict[str, Any]) -> None:
-        if self.user_id is None:
-            raise errors.NotSeated()
-        client_id = message.get("id")
-        if "action" not in message:
-            raise errors.Malformed('an action message needs "action"')
+    async def on_action(self, message: messages.ActionMessage) -> None:
         applied = await _action_submit(
             table_id=self.table_id,
             user=self.user,
-            action=message["action"],
-            expected_version=message.get("version"),
+            action=message.action,
+            expected_version=message.version,
             source="human",
-            client_id=None if client_id is None else str(client_id),
+            client_id=message.client_id,
         )
         self.limit.refund()
         self.user_limit.refund()
-        ack = {"type": "ack", "id": client_id, "version": applied.version}
+        ack = {"type": "ack", "id": message.id, "version": applied.version}
         if applied.duplicate:
             ack["duplicate"] = True
         await self.send(text_data=_dumps(ack))
         if applied.duplicate:
             await self.send_state()
 
-    async def on_seed(self, message: dict[str, Any]) -> None:
-        if self.user_id is None:
-            raise errors.NotSeated()
+    async def on_seed(self, message: messages.SeedMessage) -> None:
         await _seed_add(
-            table_id=self.table_id,
-            user=self.user,
-            dealing=message.get("dealing"),
-            seed=message.get("seed"),
+            table_id=self.table_id, user=self.user, dealing=message.dealing, seed=message.seed
         )
-        await self.send(text_data=_dumps({"type": "ack", "id": message.get("id")}))
+        await self.send(text_data=_dumps({"type": "ack", "id": message.id}))
 
-    async def on_back(self, message: dict[str, Any]) -> None:
-        if self.user_id is None:
-            raise errors.NotSeated()
+    async def on_back(self, message: messages.BackMessage) -> None:
         await _seat_return(table_id=self.table_id, user=self.user)
-        await self.send(text_data=_dumps({"type": "ack", "id": message.get("id")}))
+        await self.send(text_data=_dumps({"type": "ack", "id": message.id}))
 
-    async def on_sync(self, message: dict[str, Any]) -> None:
+    async def on_sync(self, message: messages.SyncMessage) -> None:
         await self.send_state()
 
-    async def on_ping(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=_dumps({"type": "pong", "id": message.get("id")}))
+    async def on_ping(self, message: messages.PingMessage) -> None:
+        await self.send(text_data=_dumps({"type": "pong", "id": message.id}))
 
-    handlers = {
-        "action": on_action,
-        "seed": on_seed,
-        "back": on_back,
-        "sync": on_sync,
-        "ping": on_ping,
+    handlers: dict[type[messages.Message], Callable[..., Awaitable[None]]] = {
+        messages.ActionMessage: on_action,
+        messages.SeedMessage: on_seed,
+        messages.BackMessage: on_back,
+        messages.SyncMessage: on_sync,
+        messages.PingMessage: on_ping,
     }
 
     # -- to the client -------------------------------------------------------------------

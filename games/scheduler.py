@@ -12,6 +12,12 @@ Three modes (setting ``GAMES_SCHEDULER``):
   recursion.
 * ``manual`` (tests): jobs wait in a list until the test runs them with
   :func:`run_pending`, one after another.
+
+The scheduler runs what it is given and imports neither the services nor the tasks (they
+schedule through it: an import-linter contract holds it). What a bot's turn runs is
+registered once, when the app is ready (``GamesConfig.ready`` calls :func:`register`):
+the service that plays it in this process (``loop``, ``manual``) and the Celery task that
+plays it on a worker (``celery``).
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ import functools
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -38,13 +45,49 @@ def mode() -> str:
     return str(settings.GAMES_SCHEDULER)
 
 
+class BotTurn(Protocol):
+    """Plays the bot's turn at a table if it is still at ``version`` (the service)."""
+
+    def __call__(self, *, table_id: int, version: int) -> object: ...
+
+
+class BotTurnTask(Protocol):
+    """The Celery task that plays a bot's turn on a worker, from ``(table_id, version)``."""
+
+    def apply_async(self, *, args: tuple[int, int], countdown: float) -> object: ...
+
+
+@dataclass(frozen=True)
+class Jobs:
+    """What the scheduler runs (:func:`register`)."""
+
+    bot_turn: BotTurn
+    bot_turn_task: BotTurnTask
+
+
+_jobs: Jobs | None = None
+
+
+def register(*, bot_turn: BotTurn, bot_turn_task: BotTurnTask) -> None:
+    """Tell the scheduler what a bot's turn runs: ``bot_turn`` in this process,
+    ``bot_turn_task`` on a Celery worker. Called when the games app is ready."""
+    global _jobs
+    _jobs = Jobs(bot_turn=bot_turn, bot_turn_task=bot_turn_task)
+
+
+def jobs() -> Jobs:
+    if _jobs is None:
+        raise RuntimeError(
+            "games.scheduler: nothing registered to run (GamesConfig.ready registers it)"
+        )
+    return _jobs
+
+
 def bot_turn_later(table_id: int, version: int, delay: float) -> None:
     """Play the bot's turn at ``table_id`` if the table is still at ``version``."""
     if mode() == "celery":
-        from games.tasks import bot_play_turn
-
         send = functools.partial(
-            bot_play_turn.apply_async, args=(table_id, version), countdown=delay
+            jobs().bot_turn_task.apply_async, args=(table_id, version), countdown=delay
         )
         try:
             # On a server's event loop (games.realtime.after_sent): the broker call blocks.
@@ -54,9 +97,7 @@ def bot_turn_later(table_id: int, version: int, delay: float) -> None:
         except RuntimeError:
             send()
         return
-    from games.services import bot_play
-
-    later(functools.partial(bot_play, table_id=table_id, version=version), (), delay)
+    later(functools.partial(jobs().bot_turn, table_id=table_id, version=version), (), delay)
 
 
 def _log_failure(future: Any) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from accounts.types import User, Visitor
 from games import errors
 from games import state as table_state
 from games.engine import Match
@@ -26,7 +27,7 @@ def table_list_open() -> QuerySet[Table]:
     )
 
 
-def table_list_for_user(*, user: Any) -> QuerySet[Table]:
+def table_list_for_user(*, user: User) -> QuerySet[Table]:
     """The tables a person sits at: running and open first, then finished ones."""
     return (
         Table.objects.filter(seats__user=user)
@@ -45,7 +46,7 @@ def table_get(*, table_id: int) -> Table:
     return table
 
 
-def seat_of(*, table_id: int, user: Any) -> int | None:
+def seat_of(*, table_id: int, user: Visitor | None) -> int | None:
     """The seat number of ``user`` at a table, or None (a spectator)."""
     if user is None or not user.is_authenticated:
         return None
@@ -54,7 +55,7 @@ def seat_of(*, table_id: int, user: Any) -> int | None:
     )
 
 
-def may_watch(*, table: Table, user: Any, invite_code: str | None) -> bool:
+def may_watch(*, table: Table, user: Visitor | None, invite_code: str | None) -> bool:
     """Anyone may watch a public table; a private one needs a seat or its invite code."""
     if not table.is_private or invite_code == table.invite_code:
         return True
@@ -166,7 +167,7 @@ def revealed_dealings(table: Table, sheet: list[dict[str, Any]]) -> list[dict[st
     return revealed
 
 
-def table_state_message(*, table_id: int, user: Any) -> dict[str, Any]:
+def table_state_message(*, table_id: int, user: Visitor | None) -> dict[str, Any]:
     """The full state a connection of ``user`` gets on connect, on ``sync`` and after
     seats change: the table, the view of the seat ``user`` holds in the seats read here
     (the public view when none), the score sheet and the next dealing."""
@@ -178,7 +179,7 @@ def table_state_message(*, table_id: int, user: Any) -> dict[str, Any]:
     return _state_message(table_id, user)
 
 
-def _state_message(table_id: int, user: Any) -> dict[str, Any]:
+def _state_message(table_id: int, user: Visitor | None) -> dict[str, Any]:
     table = table_get(table_id=table_id)
     seats = list(table.seats.select_related("user"))
     user_id = user.pk if user is not None and user.is_authenticated else None

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.types import Visitor, signed_in
 from games import errors, selectors, services
 from games.models import MatchResult, Table
 from games.pages.forms import BotForm, CreateTableForm, presets_json
@@ -45,7 +46,7 @@ LOBBY_MAX_PAGE = 1000
 # -- the lobby ---------------------------------------------------------------------------
 
 
-def _table_card(table: Table, user: Any) -> dict[str, Any]:
+def _table_card(table: Table, user: Visitor) -> dict[str, Any]:
     """What the lobby shows of one table."""
     seats = {s.number: s for s in table.seats.all()}
     mine = any(s.user_id == getattr(user, "pk", None) for s in seats.values())
@@ -149,7 +150,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         table = services.table_open(
-            user=request.user,
+            user=signed_in(request.user),
             players=data["players"],
             preset=data["preset"],
             options=form.options(),
@@ -172,7 +173,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
     """ "Play against bots now": you and two bots, started at once."""
     form = BotForm(request.POST)
     level = form.cleaned_data["level"] if form.is_valid() else "basic"
-    table = services.table_play_bots(user=request.user, level=level)
+    table = services.table_play_bots(user=signed_in(request.user), level=level)
     return redirect("games:table", table_id=table.pk)
 
 
@@ -188,7 +189,7 @@ def _back(request: HttpRequest, table_id: int) -> HttpResponse:
 @_refusal_shown()
 def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     services.table_join(
-        table=table_id, user=request.user, invite_code=request.POST.get("invite") or None
+        table=table_id, user=signed_in(request.user), invite_code=request.POST.get("invite") or None
     )
     return redirect("games:table", table_id=table_id)
 
@@ -197,7 +198,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @_refusal_shown()
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
-    services.table_leave(table=table_id, user=request.user)
+    services.table_leave(table=table_id, user=signed_in(request.user))
     return redirect("games:lobby")
 
 
@@ -208,7 +209,7 @@ def table_add_bot(request: HttpRequest, table_id: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.seat_fill_with_bot(
-                table=table_id, level=form.cleaned_data["level"], by=request.user
+                table=table_id, level=form.cleaned_data["level"], by=signed_in(request.user)
             )
         except errors.TableError as exc:
             _fail(request, exc)
@@ -219,7 +220,7 @@ def table_add_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @_refusal_shown()
 def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
-    services.table_start(table=table_id, user=request.user)
+    services.table_start(table=table_id, user=signed_in(request.user))
     return redirect("games:table", table_id=table_id)
 
 
@@ -227,7 +228,7 @@ def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @_refusal_shown()
 def table_resign(request: HttpRequest, table_id: int) -> HttpResponse:
-    services.table_resign(table=table_id, user=request.user)
+    services.table_resign(table=table_id, user=signed_in(request.user))
     return redirect("games:table", table_id=table_id)
 
 
@@ -397,7 +398,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
     rows = []
-    for t in selectors.table_list_for_user(user=request.user):
+    for t in selectors.table_list_for_user(user=signed_in(request.user)):
         seats = {s.number: s for s in t.seats.all()}
         mine = next((s.number for s in seats.values() if s.user_id == request.user.pk), None)
         result = getattr(t, "result", None) if t.status == Table.Status.FINISHED else None

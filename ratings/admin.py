@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.types import signed_in
 from games.models import MatchResult
 from ratings.models import Competitor, Rating, RatingChange, ResultCorrection
 from ratings.services import result_correct
@@ -157,7 +158,7 @@ class RatedResultAdmin(admin.ModelAdmin[RatedResult]):
             annulled=data["annulled"],
             placements=data["amended_placements"],
             reason=data["reason"],
-            by=request.user,
+            by=signed_in(request.user),
         )
         self.message_user(
             request, _("Ratings recomputed: %(summary)s.") % {"summary": report.summary()}
@@ -168,7 +169,9 @@ class RatedResultAdmin(admin.ModelAdmin[RatedResult]):
     ) -> None:
         moved = 0
         for result in queryset.order_by("finished_at", "id"):
-            moved += len(result_correct(result=result, annulled=annulled, by=request.user).moved)
+            moved += len(
+                result_correct(result=result, annulled=annulled, by=signed_in(request.user)).moved
+            )
         self.message_user(
             request,
             ngettext(

@@ -9,6 +9,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from accounts.types import User
 from ratings import selectors
 from ratings.chart import Series, rating_chart_svg
 
@@ -22,7 +23,7 @@ def replay_url(table_id: int) -> str:
         return f"/tables/{table_id}/replay/"
 
 
-def profile_context(user: Any) -> dict[str, Any]:
+def profile_context(user: User) -> dict[str, Any]:
     history = selectors.player_rating_history(user=user)
     series = []
     for players in (2, 3, 4):

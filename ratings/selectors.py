@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
+from accounts.types import User, Visitor, person
 from ratings.models import Competitor, Rating, RatingChange
 
 ACTIVE_DAYS = 30
@@ -136,16 +135,19 @@ def leaderboard(
     return [_row(r, offset + i + 1) for i, r in enumerate(page)]
 
 
-def competitor_of(user: Any) -> Competitor | None:
+def competitor_of(user: User) -> Competitor | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Competitor.objects.filter(user=user).first()
 
 
-def player_rank(*, user: Any, board: Board, now: datetime | None = None) -> Row | None:
+def player_rank(*, user: Visitor | None, board: Board, now: datetime | None = None) -> Row | None:
     """The user's row on the board (``None`` when he is not on it: no rated match in the
-    pool, provisional with provisional players hidden, or inactive)."""
-    competitor = competitor_of(user)
+    pool, provisional with provisional players hidden, or inactive; or not signed in)."""
+    who = person(user)
+    if who is None:
+        return None
+    competitor = competitor_of(who)
     if competitor is None:
         return None
     mine = (
@@ -160,7 +162,7 @@ def page_of_rank(rank: int, per_page: int) -> int:
     return (rank - 1) // per_page + 1
 
 
-def player_ratings(*, user: Any) -> list[Rating]:
+def player_ratings(*, user: User) -> list[Rating]:
     """The user's current rating in every pool he has played."""
     competitor = competitor_of(user)
     if competitor is None:
@@ -169,7 +171,7 @@ def player_ratings(*, user: Any) -> list[Rating]:
 
 
 def player_rating_history(
-    *, user: Any, players: int | None = None, limit: int | None = None
+    *, user: User, players: int | None = None, limit: int | None = None
 ) -> list[RatingChange]:
     """The user's rating changes, oldest first (the last ``limit`` when given)."""
     competitor = competitor_of(user)
@@ -183,7 +185,7 @@ def player_rating_history(
     return list(qs.order_by("played_at", "result_id"))
 
 
-def player_recent_matches(*, user: Any, limit: int = 10) -> list[RatingChange]:
+def player_recent_matches(*, user: User, limit: int = 10) -> list[RatingChange]:
     competitor = competitor_of(user)
     if competitor is None:
         return []
@@ -215,7 +217,7 @@ class Stats:
         return self.wins / self.matches if self.matches else None
 
 
-def player_stats(*, user: Any, players: int | None = None) -> Stats:
+def player_stats(*, user: User, players: int | None = None) -> Stats:
     """Totals over the user's rated matches (all table sizes unless ``players``)."""
     competitor = competitor_of(user)
     if competitor is None:
@@ -237,8 +239,7 @@ def player_stats(*, user: Any, players: int | None = None) -> Stats:
     return Stats(**{k: int(v or 0) for k, v in agg.items()})
 
 
-def user_by_username(username: str) -> Any:
-    User = get_user_model()
+def user_by_username(username: str) -> User | None:
     return User.objects.filter(username__iexact=username).first()
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q
 
+from accounts.types import User
 from ratings import elo
 from ratings.lines import SeatLine, seat_lines
 from ratings.models import PLAYER_COUNTS, Competitor, Rating, RatingChange, ResultCorrection
@@ -413,7 +414,7 @@ def result_correct(
     annulled: bool | None = None,
     placements: Sequence[int] | None = None,
     reason: str = "",
-    by: Any = None,
+    by: User | None = None,
 ) -> Recomputed:
     """Annul (or restore) a result, or amend its placements, then recompute its pool from
     that match on. Bad placements raise ``ValueError`` and change nothing."""

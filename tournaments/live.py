@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
 
+from accounts.types import User
 from games import errors as game_errors
 from games import services as game_services
 from games import state as table_state
@@ -132,7 +133,7 @@ def table_finish_now(table: Table) -> MatchResult | None:
         return None
 
 
-def player_resign(*, table_id: int, user: Any) -> None:
+def player_resign(*, table_id: int, user: User) -> None:
     """A bot plays the player's seat to the end and he finishes last."""
     try:
         game_services.table_resign(table=table_id, user=user)
@@ -169,7 +170,7 @@ def replay_url(table_id: int) -> str:
 # -- ratings ------------------------------------------------------------------------------
 
 
-def player_rating(*, user: Any, players: int) -> tuple[float, int]:
+def player_rating(*, user: User, players: int) -> tuple[float, int]:
     """(rating, rated matches) of the user at tables of ``players``; unrated: the start."""
     for rating in rating_selectors.player_ratings(user=user):
         if rating.players == players:
@@ -177,7 +178,9 @@ def player_rating(*, user: Any, players: int) -> tuple[float, int]:
     return float(elo.START_RATING), 0
 
 
-def ratings_amend(*, result: MatchResult, placements: list[int], by: Any, reason: str) -> None:
+def ratings_amend(
+    *, result: MatchResult, placements: list[int], by: User | None, reason: str
+) -> None:
     """An amended result's placements go to the ratings too (they recompute from it)."""
     if not result.table.rated:
         return

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mass_mail
@@ -19,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.types import User
 from tournaments import errors
 from tournaments.models import Announcement, Notification, Registration, Tournament
 
@@ -70,7 +70,9 @@ def _email(tournament_id: int, user_ids: list[int], kind: str, text: str, url: s
 
 
 @transaction.atomic
-def announcement_create(*, tournament: Tournament | int, text: str, by: Any = None) -> Announcement:
+def announcement_create(
+    *, tournament: Tournament | int, text: str, by: User | None = None
+) -> Announcement:
     """The organiser's short message to every entrant (registered or checked in); shown
     on the tournament's page and in each entrant's notification area."""
     pk = tournament if isinstance(tournament, int) else tournament.pk
@@ -102,7 +104,7 @@ def announcement_create(*, tournament: Tournament | int, text: str, by: Any = No
 
 
 @transaction.atomic
-def notifications_mark_read(*, user: Any) -> int:
+def notifications_mark_read(*, user: User) -> int:
     """Every unread notification of the user is read now; returns how many."""
     return Notification.objects.filter(user=user, read_at__isnull=True).update(
         read_at=timezone.now()

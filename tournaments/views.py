@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.types import signed_in
 from tournaments import errors, live, notices, selectors, services
 
 
@@ -59,8 +60,9 @@ def _act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
         "check_in": (services.registration_check_in, selectors.MESSAGES["checked_in"]),
     }
     service, message = done[action]
+    user = signed_in(request.user)
     try:
-        reg = service(tournament=tournament_id, user=request.user)
+        reg = service(tournament=tournament_id, user=user)
     except errors.NotFound:
         raise Http404 from None
     except errors.TournamentError as exc:
@@ -68,7 +70,7 @@ def _act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     else:
         messages.success(request, str(message))
         if action == "register":
-            warning = selectors.overlap_warning(tournament=reg.tournament, user=request.user)
+            warning = selectors.overlap_warning(tournament=reg.tournament, user=user)
             if warning:
                 messages.warning(request, warning)
     return redirect("tournaments:detail", tournament_id=tournament_id)
@@ -151,7 +153,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def notifications_read(request: HttpRequest) -> HttpResponse:
-    notices.notifications_mark_read(user=request.user)
+    notices.notifications_mark_read(user=signed_in(request.user))
     if request.headers.get("x-requested-with") == "fetch":
         return HttpResponse(status=204)
     from django.utils.http import url_has_allowed_host_and_scheme

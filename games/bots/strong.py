@@ -29,7 +29,6 @@ near the target), not by raw points, and the candidate with the best mean wins.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from itertools import combinations
@@ -46,18 +45,28 @@ from games.engine.actions import (
     Contract,
     Give,
 )
-from games.engine.cards import FULL_DECK, mask_marriages
-from games.engine.deal import Deal, Outcome, Phase, active_seats
+from games.engine.deal import Deal, Outcome, Phase
 from games.engine.position import deal_at_first_lead, deal_from_view
 from games.engine.views import View
 
 from .base import Budget, decision_rng, require_turn
-from .basic import BID_MARGIN, BasicBot, bid_estimate
+from .basic import BasicBot
 from .endgame import Solver
 from .endgame import solve as solve_value
 from .knowledge import Knowledge, knowledge_of
 from .objective import MatchValue
 from .policy import bits, cards_to_give, estimate_points, rollout
+from .reading import (
+    CALL_SLACK,
+    Told,
+    active,
+    auction_without_me,
+    blind_world,
+    contract_values,
+    fits,
+    kept,
+    talons,
+)
 from .sampling import sample_hands
 
 # The budget at live tables: well under a second at the 99th percentile on two busy cores.
@@ -65,17 +74,11 @@ LIVE_BUDGET = Budget(seconds=0.3, samples=400)
 # Practice and analysis: about five times the search.
 MASTER_BUDGET = Budget(seconds=1.5, samples=2000)
 GIVE_CANDIDATES = 5
-# The bidding reads the calls as information: a sampled world in which a seat's hand
-# does not fit its calls (by the basic estimate, with this much slack) is drawn again.
-CALL_SLACK = 20
 CALL_REDRAWS = 8
 # A declarer writes off, in a bidding simulation, when his hand after the talon and the
 # gives is this far below the price (the rule the basic bot uses).
 WRITE_OFF_GAP = 30
 CONTRACT_STEPS = 8
-# A contract named above the bid: the basic rule names it with an estimate this much
-# above it (read with CALL_SLACK).
-CONTRACT_READ = 25
 # Bidding: going on is valued with the contract named after the talon, this far below
 # what a sampled world's play-out takes (the declarer will not see the other hands).
 CONTRACT_MARGIN = 10
@@ -140,7 +143,7 @@ class _Search:
         self.solvers: dict[int, Solver] = {}
         assert view.seat is not None
         self.me = view.seat
-        self._told: _Told | None = None
+        self._told: Told | None = None
 
     def decide(self) -> Action:
         phase = self.view.phase
@@ -189,13 +192,13 @@ class _Search:
         h = list(hands)
         h[declarer] |= talon
         dealer = view.dealer if view.dealer is not None else 0
-        deal_seats = [s for s in _active(view) if s != declarer]
+        deal_seats = [s for s in active(view) if s != declarer]
         for to, c in zip(deal_seats, cards_to_give(h[declarer], len(deal_seats))):
             h[declarer] &= ~(1 << c)
             h[to] |= 1 << c
         deal = deal_at_first_lead(
             options, dealer=dealer, hands=h, declarer=declarer, contract=price, dark=dark, golden=view.golden,
-            sitter=view.barrel, talons=_talons(view, talon),
+            sitter=view.barrel, talons=talons(view, talon),
         )  # fmt: skip
         self.finish(deal)
         hopeless = estimate_points(h[declarer], options.ace_marriage) < price - WRITE_OFF_GAP
@@ -210,7 +213,7 @@ class _Search:
         total = 0.0
         n = 0
         for _ in self.clock.samples():
-            hands, talon = _blind_world(view, self.rng)
+            hands, talon = blind_world(view, self.rng)
             total += self.value.of(self.declare(self.me, hands, talon, 120, dark=True))
             n += 1
         return DARK if n and total / n > 0 and DARK in self.legal else LOOK
@@ -231,13 +234,13 @@ class _Search:
         holder = standing[-1] if standing else -1
         worlds: list[Deal] = []
         stop = 0.0
-        rivals = [s for s in _active(view) if s != me and s not in view.passed]
+        rivals = [s for s in active(view) if s != me and s not in view.passed]
         for _ in self.clock.samples():
             hands, piles = self._world(know)
             talon = piles[0] if piles else 0
             worlds.append(self.declare(me, hands, talon, lo))
             if holder in rivals:
-                winner, price = _auction_without_me(view, rivals, holder, hands)
+                winner, price = auction_without_me(view, rivals, holder, hands)
                 dark = view.dark and winner == holder
                 stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
         stop /= max(len(worlds), 1)
@@ -283,9 +286,9 @@ class _Search:
         view = self.view
         told = self._told
         if told is None:
-            told = self._told = _Told(view)
+            told = self._told = Told(view)
         for s, bid, price in told.calls:
-            if not _fits(view, hands[s] & ~told.gave[s] | told.played[s], bid, price):
+            if not fits(view, hands[s] & ~told.gave[s] | told.played[s], bid, price):
                 return False
         if told.named:
             decl = view.declarer
@@ -321,7 +324,7 @@ class _Search:
             if n == PRUNE_AFTER and len(alive) > KEEP_PLANS:
                 for i in alive:
                     evs[i] = self._best_contract(
-                        worlds[i], _contract_values(view, _kept(hand, plans[i]))
+                        worlds[i], contract_values(view, kept(hand, plans[i]))
                     )[0]
                 alive = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
             hands, _piles = self._world(know)
@@ -333,7 +336,7 @@ class _Search:
                 worlds[i].append(self._play_contract(h))
         best_i, best_ev = alive[0], float("-inf")
         for i in alive:
-            ev, _ = self._best_contract(worlds[i], _contract_values(view, _kept(hand, plans[i])))
+            ev, _ = self._best_contract(worlds[i], contract_values(view, kept(hand, plans[i])))
             if ev > best_ev:
                 best_i, best_ev = i, ev
         if best_ev < 0 and REDEAL in self.legal:
@@ -400,7 +403,7 @@ class _Search:
         actions = list(self.legal)
         totals = [0.0] * len(actions)
         left = sum(view.hand_sizes)
-        k = len(_active(view))
+        k = len(active(view))
         exact = left <= self.bot.exact_tricks * k
         for _ in self.clock.samples():
             hands, _piles = self._world(know)
@@ -455,135 +458,6 @@ def _play_exactly(deal: Deal, solver: Solver) -> None:
         before = deal.points[decl] + deal.marriages[decl]
         deal.apply(PLAYS[choice])
         v -= deal.points[decl] + deal.marriages[decl] - before
-
-
-def _active(view: View) -> tuple[int, ...]:
-    return active_seats(view.players, view.dealer if view.dealer is not None else 0)
-
-
-def _talons(view: View, taken: int) -> tuple[int, ...]:
-    return (taken, 0) if view.players == 2 else (taken,)
-
-
-def _blind_world(view: View, rng: random.Random) -> tuple[list[int], int]:
-    """A whole deal for a seat that has seen nothing: hands of the view's sizes and the
-    talon it would take (two players: one of the two)."""
-    order = bits(FULL_DECK)
-    rng.shuffle(order)
-    hands = []
-    pos = 0
-    for size in view.hand_sizes:
-        m = 0
-        for c in order[pos : pos + size]:
-            m |= 1 << c
-        hands.append(m)
-        pos += size
-    talon = 0
-    for c in order[pos : pos + (2 if view.players == 2 else 3)]:
-        talon |= 1 << c
-    return hands, talon
-
-
-def _calls(view: View) -> list[tuple[int, int | None, int]]:
-    """(seat, voluntary bid or None for a pass, the price standing when it called)."""
-    out = []
-    price = 0
-    for i, (s, value) in enumerate(view.bids):
-        if i == 0 and value is not None and s == view.forced:
-            price = value  # the forced opening (or the blind 120) tells nothing
-            continue
-        out.append((s, value, price))
-        if value is not None:
-            price = value
-    return out
-
-
-def _limit(view: View, seat: int, hand: int) -> int:
-    """How far ``seat`` would bid with ``hand`` by the basic bot's rule (0: not at all)."""
-    threshold = view.options.red_threshold
-    if threshold is not None and view.scores[seat] < threshold:
-        return 0
-    cap = 120 + mask_marriages(hand, view.options.ace_marriage)
-    return min(cap, (bid_estimate(view, hand) - BID_MARGIN) // 5 * 5)
-
-
-def _auction_without_me(
-    view: View, rivals: list[int], holder: int, hands: Sequence[int]
-) -> tuple[int, int]:
-    """Who declares, and at what price, if I pass now: of the rivals still bidding (the
-    holder of the standing bid goes at least as far as his bid), the one whose limit by
-    the basic bot's rule is highest, paying just over the next one's limit."""
-    price = view.bid or 100
-    limits = sorted(
-        (
-            (max(_limit(view, s, hands[s]), price) if s == holder else _limit(view, s, hands[s]), s)
-            for s in rivals
-        ),
-        reverse=True,
-    )
-    top, winner = limits[0]
-    if top < price + 5 or (winner == holder and (len(limits) == 1 or limits[1][0] < price + 5)):
-        return holder, price
-    floor = price if winner == holder else price + 5
-    second = limits[1][0] + 5 if len(limits) > 1 else floor
-    return winner, min(top, max(floor, second))
-
-
-class _Told:
-    """What the other seats have told by their calls and contract, for reading sampled
-    worlds: their calls, the cards each has played and those I gave it (to tell its
-    dealt hand from its hand now), and the contract a declarer named above his bid
-    read as the basic contract rule's estimate (0: nothing told)."""
-
-    __slots__ = ("calls", "gave", "named", "played")
-
-    def __init__(self, view: View) -> None:
-        me = view.seat
-        n = view.players
-        self.calls = [c for c in _calls(view) if c[0] != me]
-        self.played = [0] * n
-        for trick in view.played_tricks:
-            for s, card in trick:
-                self.played[s] |= card.mask
-        for s, card in view.trick:
-            self.played[s] |= card.mask
-        self.gave = [0] * n
-        for to, card in view.given_by_me:
-            self.gave[to] |= card.mask
-        named = 0
-        bid = view.bid
-        contract = view.contract
-        if (
-            view.declarer is not None
-            and view.declarer != me
-            and not view.dark
-            and contract is not None
-            and bid is not None
-            and contract > bid
-        ):
-            named = contract + CONTRACT_READ
-        self.named = named
-
-
-def _fits(view: View, hand: int, bid: int | None, price: int) -> bool:
-    est = bid_estimate(view, hand)
-    if bid is None:
-        return est < price + CALL_SLACK
-    return est >= bid - CALL_SLACK
-
-
-def _kept(hand: int, plan: tuple[tuple[int, int], ...]) -> int:
-    for _, c in plan:
-        hand &= ~(1 << c)
-    return hand
-
-
-def _contract_values(view: View, hand: int) -> list[int]:
-    bid = view.bid or 100
-    if view.dark:
-        return [120]
-    hi = max(bid, 120 + mask_marriages(hand, view.options.ace_marriage))
-    return list(range(bid, hi + 1, 5))
 
 
 class _Clock:

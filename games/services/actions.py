@@ -5,7 +5,6 @@ the common case, the row lock otherwise (the package's docstring says which when
 from __future__ import annotations
 
 import logging
-import typing
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -14,6 +13,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.types import Visitor
 from games import errors, selectors
 from games import state as table_state
 from games.engine import (
@@ -22,7 +22,6 @@ from games.engine import (
     IllegalAction,
     MalformedAction,
     NotYourTurn,
-    action_from_dict,
 )
 from games.engine.fair import commitment, new_server_seed
 from games.models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
@@ -36,9 +35,9 @@ log = logging.getLogger(__name__)
 def action_submit(
     *,
     table_id: int,
-    action: Action | dict[str, Any],
+    action: Action,
     expected_version: int,
-    user: Any = None,
+    user: Visitor | None = None,
     seat: int | None = None,
     source: str = TableAction.Source.HUMAN,
     client_id: str | None = None,
@@ -46,22 +45,14 @@ def action_submit(
     """Apply one action at a table, for the seat ``user`` holds (a person: the seat is
     decided from the seats as they are when the action is written, under the table's row
     lock or checked against ``seats_version``, never from a seat number a connection
-    remembered), or for ``seat`` (a bot, the clock). Raises a TableError (and changes
-    nothing) for a malformed or illegal action, a user with no seat (or resigned), another
+    remembered), or for ``seat`` (a bot, the clock). The values are typed: a client's
+    message is parsed before it gets here (``games.messages``). Raises a TableError (and
+    changes nothing) for an illegal action, a user with no seat (or resigned), another
     seat's turn, a stale ``expected_version`` or a table that is not playing; a
     ``client_id`` that was already applied for this seat returns ``Applied(duplicate=True)``."""
     if (user is None) == (seat is None):
         raise TypeError("action_submit takes either user or seat")
-    if not isinstance(action, _ACTION_TYPES):
-        try:
-            action = action_from_dict(action)
-        except (MalformedAction, EngineError) as exc:
-            raise errors.Malformed(str(exc)) from None
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
-        raise errors.Malformed("version must be a number")
-    if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= 64):
-        raise errors.Malformed("id must be a string of 1 to 64 characters")
-    who = _Actor(seat=seat, user_id=None if user is None else common._user_id(user))
+    who = _Actor(seat=seat, user_id=None if user is None else common.user_id_of(user))
     try:
         applied = _submit_optimistic(table_id, who, action, expected_version, source, client_id)
         if applied is not None:
@@ -75,9 +66,6 @@ def action_submit(
             version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
             return common.Applied(version=version or 0, duplicate=True)
         raise
-
-
-_ACTION_TYPES = typing.get_args(Action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +97,11 @@ def _submit(
     source: str,
     client_id: str | None,
 ) -> common.Applied:
-    table = common._locked_table(table_id)
+    table = common.locked_table(table_id)
     if table.status != Table.Status.PLAYING:
         raise errors.NotPlaying()
     with table_state.locked(table) as state:
-        seat_number = who.seat_in(_seats(table, state))
+        seat_number = who.seat_in(seats_of(table, state))
         if seat_number is None:
             raise errors.NotSeated()
         if client_id is not None and (seat_number, client_id) in state.client_ids:
@@ -230,7 +218,7 @@ def _commit_optimistic(
     now = timezone.now()
     version = state.version + 1
     seats = state.seats or []
-    deadline = _deadline(table, state, seats, now)
+    deadline = next_deadline(table, state, seats, now)
     row = TableAction(
         table_id=table.pk,
         version=version,
@@ -241,14 +229,14 @@ def _commit_optimistic(
         client_id=client_id,
         created_at=now,
     )
-    if not log_sql._log_append(row, seats_version=state.seats_version, deadline=deadline):
+    if not log_sql.log_append(row, seats_version=state.seats_version, deadline=deadline):
         return None
     table.version = state.version = version
     table.deadline = deadline
     if client_id is not None:
         state.client_ids.add((seat_number, client_id))
-    broadcast._announce(table, state, seats, events, sheet_rows=[], revealed=None)
-    broadcast._schedule_next(table, state, seats)
+    broadcast.announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    broadcast.schedule_next(table, state, seats)
     return common.Applied(version=version, events=[table_state.event_to_dict(e) for e in events])
 
 
@@ -303,7 +291,7 @@ def _commit_action(
     state.version = table.version
     if client_id is not None:
         state.client_ids.add((seat_number, client_id))
-    seats = _seats(table, state)
+    seats = seats_of(table, state)
     seat = seats[seat_number]
     fields = ["version", "deadline"]
     if source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row):
@@ -334,7 +322,7 @@ def _commit_action(
         revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
         revealed.revealed = True
         revealed.save(update_fields=["revealed"])
-        events.extend(_deal_next(table, state, now))
+        events.extend(deal_next(table, state, now))
     elif match.over or cut:
         revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
         revealed.revealed = True
@@ -342,16 +330,16 @@ def _commit_action(
         table.status = Table.Status.FINISHED
         table.finished_at = now
         fields += ["status", "finished_at"]
-        result = written = _result_write(
+        result = written = write_result(
             table, state, seats, now, finished_by=table.finishing_by if cut else FinishedBy.WON
         )
         transaction.on_commit(
             lambda: match_finished.send(sender=MatchResult, result_id=written.pk, table_id=table.pk)
         )
-    table.deadline = _deadline(table, state, seats, now)
+    table.deadline = next_deadline(table, state, seats, now)
     table.save(update_fields=fields)
     state.table = table
-    broadcast._announce(
+    broadcast.announce(
         table,
         state,
         seats,
@@ -360,13 +348,13 @@ def _commit_action(
         revealed=revealed,
         result=result,
     )
-    broadcast._schedule_next(table, state, seats)
+    broadcast.schedule_next(table, state, seats)
     return common.Applied(
         version=table.version, events=[table_state.event_to_dict(e) for e in events]
     )
 
 
-def _deal_next(table: Table, state: table_state.TableState, now: Any) -> list[Any]:
+def deal_next(table: Table, state: table_state.TableState, now: Any) -> list[Any]:
     """Deal the next dealing from its seeds, and publish the commitment of the one
     after it, so that players' clients can add their seeds while this deal is played."""
     number = state.dealing + 1
@@ -375,19 +363,19 @@ def _deal_next(table: Table, state: table_state.TableState, now: Any) -> list[An
     dealing.dealer = state.match.deal.dealer if state.match.deal is not None else None
     dealing.dealt_at = now
     dealing.save(update_fields=["dealer", "dealt_at"])
-    upcoming = _dealing_create(table, number + 1)
+    upcoming = new_dealing(table, number + 1)
     state.next_dealing = {"number": upcoming.number, "commitment": upcoming.commitment}
     return events
 
 
-def _dealing_create(table: Table, number: int) -> Dealing:
+def new_dealing(table: Table, number: int) -> Dealing:
     seed = new_server_seed()
     return Dealing.objects.create(
         table=table, number=number, server_seed=seed.hex(), commitment=commitment(seed)
     )
 
 
-def _result_write(
+def write_result(
     table: Table,
     state: table_state.TableState,
     seats: list[Seat],
@@ -424,7 +412,7 @@ def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> l
     )
 
 
-def _seats(table: Table, state: table_state.TableState) -> list[Seat]:
+def seats_of(table: Table, state: table_state.TableState) -> list[Seat]:
     """The table's seats in seat order, kept with the state between actions and read
     again only when ``table.seats_version`` says they changed."""
     if state.seats is None or state.seats_version != table.seats_version:
@@ -435,7 +423,7 @@ def _seats(table: Table, state: table_state.TableState) -> list[Seat]:
     return state.seats
 
 
-def _deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
+def next_deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
     """When the seat to act runs out of time. For a seat a bot plays it is a safety net:
     the sweep plays for it if its scheduled turn got lost (a worker died)."""
     seat = state.match.to_act

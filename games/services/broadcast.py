@@ -21,7 +21,7 @@ from games.signals import table_changed
 log = logging.getLogger(__name__)
 
 
-def _schedule_next(table: Table, state: table_state.TableState, seats: list[Seat]) -> None:
+def schedule_next(table: Table, state: table_state.TableState, seats: list[Seat]) -> None:
     seat = state.match.to_act
     if seat is None or table.status != Table.Status.PLAYING or not seats[seat].played_by_bot:
         return
@@ -33,16 +33,16 @@ def _schedule_next(table: Table, state: table_state.TableState, seats: list[Seat
     )
 
 
-def _reschedule(table: Table, seats: list[Seat]) -> None:
+def reschedule(table: Table, seats: list[Seat]) -> None:
     """After a seat changed hands (resigned, away, back): a fresh clock for the seat
     to act, and a bot's turn if a bot plays it now."""
     with table_state.locked(table) as state:
-        table.deadline = actions._deadline(table, state, seats, timezone.now())
+        table.deadline = actions.next_deadline(table, state, seats, timezone.now())
         table.save(update_fields=["deadline"])
-        _schedule_next(table, state, seats)
+        schedule_next(table, state, seats)
 
 
-def _announce(
+def announce(
     table: Table,
     state: table_state.TableState,
     seats: list[Seat],
@@ -88,7 +88,7 @@ def _announce(
     transaction.on_commit(lambda: realtime.send(messages, seats=holders))
 
 
-def _after_seats_change(table: Table) -> None:
+def after_seats_change(table: Table) -> None:
     """Seats or status changed: connections re-read the table, the lobby refreshes."""
     table_id = table.pk
     Table.objects.filter(pk=table_id).update(seats_version=F("seats_version") + 1)

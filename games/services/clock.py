@@ -39,7 +39,7 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
             seat = state.match.to_act
             if seat is None:
                 return False
-            seats = actions._seats(table, state)
+            seats = actions.seats_of(table, state)
             view = state.match.view(seat)
     except errors.StaleVersion:
         return False

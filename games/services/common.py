@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from accounts.types import Visitor
 from games import errors
 from games.models import Table
 
@@ -23,16 +24,16 @@ class Applied:
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _locked_table(table_id: int) -> Table:
+def locked_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise errors.TableNotFound() from None
 
 
-def _user_id(user: Any) -> int | None:
+def user_id_of(user: Visitor) -> int | None:
     return user.pk if getattr(user, "is_authenticated", False) else None
 
 
-def _pk(table: Table | int) -> int:
+def table_pk(table: Table | int) -> int:
     return table if isinstance(table, int) else table.pk

@@ -15,14 +15,14 @@ from games.models import Table, TableAction
 log = logging.getLogger(__name__)
 
 
-# The log row's columns that _log_append writes, after its table.
+# The log row's columns that log_append writes, after its table.
 _LOGGED = ("version", "dealing", "seat", "action", "source", "client_id", "created_at")
 
 
 _LOGGED_FIELDS: list[Any] = [TableAction._meta.get_field(name) for name in _LOGGED]
 
 
-def _log_append(row: TableAction, *, seats_version: int, deadline: Any) -> bool:
+def log_append(row: TableAction, *, seats_version: int, deadline: Any) -> bool:
     """Append ``row`` to the log and move the table to ``row.version`` with its new
     deadline, both or neither, and only if the table is at the version before, playing,
     with ``seats_version``, and its row is not locked by another transaction. One

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.types import User, Visitor, person
 from games import errors
 from games import state as table_state
 from games.bots import LEVELS
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 @transaction.atomic
 def table_create(
     *,
-    user: Any,
+    user: User,
     players: int = 3,
     preset: str = "classic",
     options: dict[str, Any] | None = None,
@@ -45,11 +46,7 @@ def table_create(
     if rated and opts != Options.preset(preset).replace(players=players):
         raise errors.Malformed("a rated table plays its preset's options unchanged")
     low, high = MOVE_SECONDS_RANGE
-    if (
-        not isinstance(move_seconds, int)
-        or isinstance(move_seconds, bool)
-        or not low <= move_seconds <= high
-    ):
+    if not low <= move_seconds <= high:
         raise errors.Malformed(f"move_seconds must be a whole number from {low} to {high}")
     table = Table.objects.create(
         created_by=user,
@@ -61,13 +58,13 @@ def table_create(
         move_seconds=move_seconds,
     )
     Seat.objects.create(table=table, number=0, user=user)
-    actions._dealing_create(table, 0)
-    broadcast._after_seats_change(table)
+    actions.new_dealing(table, 0)
+    broadcast.after_seats_change(table)
     return table
 
 
 @transaction.atomic
-def table_open(*, user: Any, **fields: Any) -> Table:
+def table_open(*, user: User, **fields: Any) -> Table:
     """A person opens a table from the lobby or the API: :func:`table_create` within the
     cap on open tables. Tables that start at once (play against bots, a tournament's
     round) are created directly and count against nothing."""
@@ -75,7 +72,7 @@ def table_open(*, user: Any, **fields: Any) -> Table:
     return table_create(user=user, **fields)
 
 
-def _open_tables_check(user: Any) -> None:
+def _open_tables_check(user: User) -> None:
     """A person may hold only a few open (not started) tables (GAMES_OPEN_TABLES_PER_USER):
     1,500 of them once made the lobby crawl. The person's row lock makes two concurrent
     creations count one after the other."""
@@ -94,8 +91,8 @@ def _free_seat(table: Table, seats: list[Seat]) -> int:
 
 
 @transaction.atomic
-def table_join(*, table: Table | int, user: Any, invite_code: str | None = None) -> Seat:
-    table = common._locked_table(common._pk(table))
+def table_join(*, table: Table | int, user: User, invite_code: str | None = None) -> Seat:
+    table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen()
     if table.is_private and invite_code != table.invite_code:
@@ -104,14 +101,14 @@ def table_join(*, table: Table | int, user: Any, invite_code: str | None = None)
     if any(s.user_id == user.pk for s in seats):
         raise errors.AlreadySeated()
     seat = Seat.objects.create(table=table, number=_free_seat(table, seats), user=user)
-    broadcast._after_seats_change(table)
+    broadcast.after_seats_change(table)
     return seat
 
 
 @transaction.atomic
-def table_leave(*, table: Table | int, user: Any) -> None:
+def table_leave(*, table: Table | int, user: User) -> None:
     """Leave a table that has not started; the last person out closes it."""
-    table = common._locked_table(common._pk(table))
+    table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen("the match has started: resign instead")
     seat = table.seats.filter(user=user).first()
@@ -122,17 +119,17 @@ def table_leave(*, table: Table | int, user: Any) -> None:
         table.status = Table.Status.ABANDONED
         table.finished_at = timezone.now()
         table.save(update_fields=["status", "finished_at"])
-    broadcast._after_seats_change(table)
+    broadcast.after_seats_change(table)
 
 
 @transaction.atomic
 def seat_fill_with_bot(
-    *, table: Table | int, level: str, by: Any, number: int | None = None
+    *, table: Table | int, level: str, by: User, number: int | None = None
 ) -> Seat:
     """Seat a bot; only a person seated at the table may do it."""
     if level not in LEVELS:
         raise errors.Malformed(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-    table = common._locked_table(common._pk(table))
+    table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen()
     seats = list(table.seats.all())
@@ -140,21 +137,21 @@ def seat_fill_with_bot(
         raise errors.NotSeated("only a player at the table may add bots")
     if number is None:
         number = _free_seat(table, seats)
-    elif not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < table.players:
+    elif not 0 <= number < table.players:
         raise errors.Malformed(f"seat must be 0..{table.players - 1}")
     elif any(s.number == number for s in seats):
         raise errors.TableFull("that seat is taken")
     seat = Seat.objects.create(table=table, number=number, bot_level=level)
-    broadcast._after_seats_change(table)
+    broadcast.after_seats_change(table)
     return seat
 
 
 @transaction.atomic
-def table_start(*, table: Table | int, user: Any, first_dealer: int | None = None) -> Table:
+def table_start(*, table: Table | int, user: User, first_dealer: int | None = None) -> Table:
     """Start the match: every seat taken; the creator (or, if he left, any person
     seated) starts it. The first dealer is drawn by lot (docs/spec.md §2.1) unless the
     caller sets it (a tournament balances who deals first over its rounds)."""
-    table = common._locked_table(common._pk(table))
+    table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen()
     seats = list(table.seats.select_related("user"))
@@ -170,11 +167,7 @@ def table_start(*, table: Table | int, user: Any, first_dealer: int | None = Non
     table.status = Table.Status.PLAYING
     if first_dealer is None:
         first_dealer = secrets.randbelow(table.players)
-    elif (
-        not isinstance(first_dealer, int)
-        or isinstance(first_dealer, bool)
-        or not 0 <= first_dealer < table.players
-    ):
+    elif not 0 <= first_dealer < table.players:
         raise errors.Malformed(f"first_dealer must be a seat 0..{table.players - 1}")
     table.first_dealer = first_dealer
     table.started_at = now
@@ -185,19 +178,19 @@ def table_start(*, table: Table | int, user: Any, first_dealer: int | None = Non
         match=Match.empty(Options.from_dict(table.options), first_dealer=first_dealer),
         dealing=-1,
     )
-    events = actions._deal_next(table, state, now)
-    table.deadline = actions._deadline(table, state, seats, now)
+    events = actions.deal_next(table, state, now)
+    table.deadline = actions.next_deadline(table, state, seats, now)
     table.save(update_fields=["status", "first_dealer", "started_at", "version", "deadline"])
     table_state.forget(table.pk)
-    broadcast._announce(table, state, seats, events, sheet_rows=[], revealed=None)
-    broadcast._schedule_next(table, state, seats)
-    broadcast._after_seats_change(table)
+    broadcast.announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    broadcast.schedule_next(table, state, seats)
+    broadcast.after_seats_change(table)
     return table
 
 
 @transaction.atomic
 def table_play_bots(
-    *, user: Any, level: str = "basic", preset: str = "classic", move_seconds: int = 60
+    *, user: User, level: str = "basic", preset: str = "classic", move_seconds: int = 60
 ) -> Table:
     """ "Play against bots now": a table of three with two bots, started at once."""
     table = table_create(user=user, players=3, preset=preset, move_seconds=move_seconds)
@@ -207,15 +200,12 @@ def table_play_bots(
 
 
 @transaction.atomic
-def table_resign(*, table: Table | int, user: Any) -> None:
+def table_resign(*, table: Table | int, user: User) -> None:
     """Give up: a bot plays the seat to the end and the player finishes last. When the
-    last person at the table resigns the match is abandoned."""
-    table = common._locked_table(common._pk(table))
-    if table.status != Table.Status.PLAYING:
-        raise errors.NotPlaying()
-    seat = table.seats.filter(user=user).first()
-    if seat is None:
-        raise errors.NotSeated()
+    last person at the table resigns, nobody is left to play: the match ends at once with
+    its result (``finished_by`` ``resigned``: scores up to the last complete deal, the
+    resigned players last)."""
+    table, seat = _locked_playing_seat(common.table_pk(table), user)
     if seat.resigned:
         raise errors.Illegal("you have already resigned")
     seat.resigned = True
@@ -225,8 +215,20 @@ def table_resign(*, table: Table | int, user: Any) -> None:
         # Nobody is left to play: the match ends here, with its result (resigned last).
         _finish_now(table, FinishedBy.RESIGNED)
     else:
-        broadcast._reschedule(table, seats)
-    broadcast._after_seats_change(table)
+        broadcast.reschedule(table, seats)
+    broadcast.after_seats_change(table)
+
+
+def _locked_playing_seat(table_id: int, user: User) -> tuple[Table, Seat]:
+    """The table under its row lock, playing, and the seat ``user`` holds there (resigned
+    or not): NotPlaying, NotSeated otherwise."""
+    table = common.locked_table(table_id)
+    if table.status != Table.Status.PLAYING:
+        raise errors.NotPlaying()
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise errors.NotSeated()
+    return table, seat
 
 
 @transaction.atomic
@@ -234,7 +236,7 @@ def table_abandon(*, table: Table | int) -> None:
     """Stop a table for good (the admin site's action, an organiser). A match in play
     ends with a result up to its last complete deal (``abandoned``); an open table that
     never started just closes."""
-    table = common._locked_table(common._pk(table))
+    table = common.locked_table(common.table_pk(table))
     if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
         raise errors.Illegal("the table has already ended")
     if table.status == Table.Status.PLAYING:
@@ -244,7 +246,7 @@ def table_abandon(*, table: Table | int) -> None:
         table.finished_at = timezone.now()
         table.deadline = None
         table.save(update_fields=["status", "finished_at", "deadline"])
-    broadcast._after_seats_change(table)
+    broadcast.after_seats_change(table)
 
 
 @transaction.atomic
@@ -255,7 +257,7 @@ def table_finish_after_deal(*, table: Table | int, finished_by: str = FinishedBy
     keeps the first moment and reason."""
     if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
         raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
-    table = common._locked_table(common._pk(table))
+    table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.PLAYING:
         return False
     if table.finish_after_deals is not None:
@@ -274,11 +276,11 @@ def table_finish_now(*, table: Table | int, finished_by: str = FinishedBy.TIME) 
     complete deal (the deal in play is dropped, its cards never shown)."""
     if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
         raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
-    table = common._locked_table(common._pk(table))
+    table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.PLAYING:
         raise errors.NotPlaying()
     result = _finish_now(table, finished_by)
-    broadcast._after_seats_change(table)
+    broadcast.after_seats_change(table)
     return result
 
 
@@ -291,8 +293,8 @@ def _finish_now(table: Table, finished_by: str) -> MatchResult:
     table.deadline = None
     table.save(update_fields=["status", "finished_at", "deadline"])
     with table_state.locked(table) as state:
-        result = actions._result_write(table, state, seats, now, finished_by=finished_by)
-        broadcast._announce(table, state, seats, [], sheet_rows=[], revealed=None)
+        result = actions.write_result(table, state, seats, now, finished_by=finished_by)
+        broadcast.announce(table, state, seats, [], sheet_rows=[], revealed=None)
     table_id = table.pk
     transaction.on_commit(lambda: table_state.forget(table_id))
     transaction.on_commit(
@@ -302,39 +304,34 @@ def _finish_now(table: Table, finished_by: str) -> MatchResult:
 
 
 @transaction.atomic
-def seat_return(*, table_id: int, user: Any) -> None:
+def seat_return(*, table_id: int, user: Visitor) -> None:
     """A person back after the clock made a bot play for him: he plays again."""
-    if common._user_id(user) is None:
+    who = person(user)
+    if who is None:
         raise errors.NotSeated()
-    table = common._locked_table(table_id)
-    if table.status != Table.Status.PLAYING:
-        raise errors.NotPlaying()
-    seat = table.seats.filter(user=user).first()
-    if seat is None:
-        raise errors.NotSeated()
+    table, seat = _locked_playing_seat(table_id, who)
     if seat.resigned:
         raise errors.Illegal("you have resigned from this match")
     if seat.away or seat.timeouts_in_row:
         seat.away = False
         seat.timeouts_in_row = 0
         seat.save(update_fields=["away", "timeouts_in_row"])
-        broadcast._reschedule(table, list(table.seats.select_related("user")))
-        broadcast._after_seats_change(table)
+        broadcast.reschedule(table, list(table.seats.select_related("user")))
+        broadcast.after_seats_change(table)
 
 
 @transaction.atomic
-def dealing_add_seed(*, table_id: int, user: Any, dealing: int, seed: str) -> None:
+def dealing_add_seed(*, table_id: int, user: Visitor, dealing: int, seed: str) -> None:
     """A player's client adds its seed to a dealing whose commitment is published and
     whose cards are not dealt yet (docs/fair-dealing.md). One seed per seat."""
     try:
         seed = validate_client_seed(seed)
     except ValueError as exc:
         raise errors.InvalidSeed(str(exc)) from None
-    if not isinstance(dealing, int) or isinstance(dealing, bool):
-        raise errors.Malformed("dealing must be a number")
-    if common._user_id(user) is None:
+    who = person(user)
+    if who is None:
         raise errors.NotSeated()
-    seat = Seat.objects.filter(table_id=table_id, user=user).first()
+    seat = Seat.objects.filter(table_id=table_id, user=who).first()
     if seat is None:
         raise errors.NotSeated()
     row = Dealing.objects.select_for_update().filter(table_id=table_id, number=dealing).first()

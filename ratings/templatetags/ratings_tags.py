@@ -6,11 +6,12 @@ from typing import Any
 
 from django import template
 
+from accounts.types import User
 from ratings.presenters import profile_context
 
 register = template.Library()
 
 
 @register.inclusion_tag("ratings/_profile_ratings.html")
-def profile_ratings(user: Any) -> dict[str, Any]:
+def profile_ratings(user: User) -> dict[str, Any]:
     return {"player": user, **profile_context(user)}

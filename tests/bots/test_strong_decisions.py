@@ -171,14 +171,14 @@ def test_stopping_hands_the_auction_to_the_rival_who_would_go_furthest(
     monkeypatch: pytest.MonkeyPatch, limits: list[int], expected: tuple[int, int]
 ) -> None:
     """Seat 1 holds the standing 100; seat 0 has not passed; seat 2 (me) weighs a pass."""
-    from games.bots import strong
+    from games.bots import reading
 
-    monkeypatch.setattr(strong, "_limit", lambda view, seat, hand: limits[seat])
+    monkeypatch.setattr(reading, "limit", lambda view, seat, hand: limits[seat])
     match = _three(
         seat1="TS KS 9H JH TH TC KC", seat2=NOTHING, seat0="AC AH KH QH AD TD 9D", talon="AS JD QD"
     )
     view = match.view(2)
-    assert strong._auction_without_me(view, [0, 1], 1, [0, 0, 0]) == expected
+    assert reading.auction_without_me(view, [0, 1], 1, [0, 0, 0]) == expected
 
 
 def test_a_defender_reads_a_contract_named_above_the_bid_into_the_declarers_hand() -> None:
@@ -186,7 +186,7 @@ def test_a_defender_reads_a_contract_named_above_the_bid_into_the_declarers_hand
     worlds give him a hand the basic contract rule would name 160 with (an estimate of
     at least 160 + 25 less the slack); of worlds drawn without reading the contract,
     fewer than one in five do."""
-    from games.bots import strong
+    from games.bots import reading, strong
     from games.bots.knowledge import knowledge_of
     from games.bots.policy import estimate_points
     from games.bots.sampling import sample_hands
@@ -203,7 +203,7 @@ def test_a_defender_reads_a_contract_named_above_the_bid_into_the_declarers_hand
     view = match.view(2)
     search = strong._Search(strong.StrongBot(seed=1, budget=BUDGET), view)
     know = knowledge_of(view)
-    floor = 160 + strong.CONTRACT_READ - strong.CALL_SLACK
+    floor = 160 + reading.CONTRACT_READ - reading.CALL_SLACK
 
     def share(draw: object) -> float:
         hands = [draw()[0][1] for _ in range(200)]  # type: ignore[operator]

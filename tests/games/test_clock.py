@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import scheduler, services
+from games.engine import Pass
 from games.models import Seat, Table, TableAction
 from tests.games.helpers import committed, current, started_table
 
@@ -88,9 +89,7 @@ def test_a_lost_bot_turn_is_played_by_the_sweep() -> None:
     table, _ = started_table(humans=1, bots=2)
     if current(table).match.to_act == 0:
         with committed():
-            services.action_submit(
-                table_id=table.pk, seat=0, action={"type": "pass"}, expected_version=0
-            )
+            services.action_submit(table_id=table.pk, seat=0, action=Pass(), expected_version=0)
         table.refresh_from_db()
     scheduler.discard_pending()  # the worker that had the bot's turn died
     version = table.version

@@ -18,6 +18,7 @@ from django.db import connection, connections
 
 from games import errors, services
 from games import state as table_state
+from games.engine import Action
 from games.models import Table, TableAction
 from tests.games.helpers import current, started_table
 from tests.integration.conftest import require_postgres_database
@@ -32,11 +33,11 @@ def _postgres() -> None:
     require_postgres_database()  # row locks
 
 
-def a_legal_action(table: Any) -> tuple[int, dict[str, Any]]:
+def a_legal_action(table: Any) -> tuple[int, Action]:
     state = current(table) if table.version == 0 else locked_state(table)
     seat = state.match.to_act
     assert seat is not None
-    return seat, state.match.legal_actions()[-1].to_dict()
+    return seat, state.match.legal_actions()[-1]
 
 
 def locked_state(table: Any) -> Any:
@@ -126,8 +127,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 from games import errors, services
 from games import state as table_state
+from games.engine import action_from_dict
 table_id, seat, version, start, count = json.loads(sys.argv[1])
-action = json.loads(sys.argv[2])
+action = action_from_dict(json.loads(sys.argv[2]))
 time.sleep(max(0.0, start - time.time()))
 out = []
 for n in range(count):
@@ -158,7 +160,7 @@ def test_two_processes_racing_for_one_turn_apply_exactly_once() -> None:
     args = json.dumps([table.pk, seat, 0, start, 5])
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", SUBMITTER, args, json.dumps(action)],
+            [sys.executable, "-c", SUBMITTER, args, json.dumps(action.to_dict())],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,

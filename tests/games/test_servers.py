@@ -30,6 +30,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games import services
+from games.engine import Pass
 from games.models import Table, TableAction
 from tests.games.helpers import current, open_table
 from tests.integration.conftest import require_postgres_database
@@ -253,9 +254,7 @@ def test_a_bot_turn_survives_a_killed_worker(
     services.table_start(table=table, user=users[0])
     table.refresh_from_db()
     if current(table).match.to_act == 0:  # the person speaks first: pass, the bots follow
-        services.action_submit(
-            table_id=table.pk, seat=0, action={"type": "pass"}, expected_version=0
-        )
+        services.action_submit(table_id=table.pk, seat=0, action=Pass(), expected_version=0)
     time.sleep(0.5)
     first.kill()  # the bot's task is in the dead worker's hands (acks late)
     processes.append(Process([*worker_args[:5], "worker", "--beat", "--pool", "solo", "--loglevel", "WARNING",

@@ -1,7 +1,7 @@
 """Writes on tournaments: the organiser's actions (``organiser``), the players'
 (``registration``), the state machine the Celery tick drives (``machine``) and the
 standings (``standings``); ``common`` holds what they share. Everything public is
-re-exported here, so callers write ``services.tournament_start(…)``. Keyword-only and
+re-exported here (``seating`` seats a round for the machine and the organiser), so callers write ``services.tournament_start(…)``. Keyword-only and
 atomic; errors (``tournaments.errors``) are raised before anything changes.
 
 The state machine::
@@ -44,7 +44,6 @@ from tournaments.services.machine import (
     assignment_record_result,
     round_close,
     round_open_tables,
-    seed_key,
     tournament_finish,
     tournament_step,
     tournaments_due,
@@ -70,6 +69,7 @@ from tournaments.services.registration import (
     registration_create,
     registration_withdraw,
 )
+from tournaments.services.seating import seed_key
 from tournaments.services.standings import standings_compute
 
 __all__ = [

@@ -34,11 +34,11 @@ OPEN_BATCH = 50
 """Live tables opened by one step; a step that leaves more asks for another at once."""
 
 
-def _now(now: datetime | None) -> datetime:
+def current_time(now: datetime | None) -> datetime:
     return now or timezone.now()
 
 
-def _locked(tournament: Tournament | int) -> Tournament:
+def locked_tournament(tournament: Tournament | int) -> Tournament:
     pk = tournament if isinstance(tournament, int) else tournament.pk
     try:
         return Tournament.objects.select_for_update().get(pk=pk)
@@ -46,13 +46,13 @@ def _locked(tournament: Tournament | int) -> Tournament:
         raise errors.NotFound() from None
 
 
-def _check(t: Tournament) -> None:
+def check_tournament(t: Tournament) -> None:
     problems = tournament_errors(t)
     if problems:
         raise errors.Invalid("; ".join(m for ms in problems.values() for m in ms))
 
 
-def _changed(t: Tournament) -> None:
+def tell_pages(t: Tournament) -> None:
     """Tell the tournament's pages after the commit."""
     from tournaments import realtime
 

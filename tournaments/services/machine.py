@@ -4,12 +4,10 @@ rounds, opening live tables, recording results, time limits, the arena, the fini
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Q
+from django.db import transaction
+from django.db.models import Max, Q
 
 from games.models import FinishedBy, MatchResult, Table
 from tournaments import errors, live, notices, pairing, scoring
@@ -17,21 +15,19 @@ from tournaments.models import (
     Assignment,
     AssignmentSeat,
     Notification,
-    Registration,
     Round,
     Tournament,
 )
-from tournaments.services import organiser, standings
+from tournaments.services import organiser, seating, standings
 from tournaments.services.common import (
     ARENA_BOT_AFTER,
     CHECK_IN_HORIZON,
     OPEN_BATCH,
     STOP_GRACE,
-    R,
     S,
-    _changed,
-    _locked,
-    _now,
+    current_time,
+    locked_tournament,
+    tell_pages,
 )
 
 log = logging.getLogger(__name__)
@@ -41,7 +37,7 @@ def tournaments_due(now: datetime | None = None) -> list[int]:
     """The tournaments the tick should step now: running ones (results, rounds, the
     clock), and announced ones whose next moment (registration, check-in, start) has
     come. A paused tournament is stepped too: its results are still recorded."""
-    now = _now(now)
+    now = current_time(now)
     due = (
         Q(status=S.RUNNING)
         | Q(status=S.SCHEDULED, registration_opens_at__lte=now)
@@ -58,7 +54,7 @@ def tournament_step(*, tournament_id: int, now: datetime | None = None) -> str:
 
     Live tables are opened after the lock is released, one assignment at a time.
     """
-    now = _now(now)
+    now = current_time(now)
     with transaction.atomic():
         t = (
             Tournament.objects.select_for_update(skip_locked=True)
@@ -96,7 +92,7 @@ def _step_locked(t: Tournament, now: datetime) -> str:
     if Assignment.objects.filter(
         round__tournament=t, status=Assignment.Status.FINISHED, in_standings=False
     ).exists():
-        standings._standings_write(t)
+        standings.write_standings(t)
         did = did or "standings"
     rnd = t.round_set.order_by("-number").first()
     if rnd is None:
@@ -118,152 +114,19 @@ def _step_locked(t: Tournament, now: datetime) -> str:
     # The last round is finished: the next, or the end.
     if t.paused:
         return did
-    nxt = _next_field(t, rnd)
+    nxt = seating.next_field(t, rnd)
     if nxt is None:
         tournament_finish(tournament=t, now=now)
         return "finished"
-    _round_seat(t, rnd.number + 1, now, field=nxt)
-    _changed(t)
+    seating.seat_round(t, rnd.number + 1, now, field=nxt)
+    tell_pages(t)
     return "seated"
-
-
-def _next_field(t: Tournament, last: Round) -> list[Registration] | None:
-    """The players of the next round, or None when the event is over."""
-    in_play = list(_in_play(t))
-    if t.format == Tournament.Format.SWISS:
-        if last.number >= (t.rounds or 0) or len(in_play) < 2:
-            return None
-        return in_play
-    # Knockout: the qualifiers of the last round who are still in.
-    if last.assignments.count() <= 1:
-        return None
-    by_user = {r.user_id: r for r in in_play}
-    qualifiers = _knockout_qualifiers(t, last)
-    field = [by_user[u] for u in qualifiers if u in by_user]
-    return field if len(field) >= 2 else None
-
-
-def _knockout_qualifiers(t: Tournament, rnd: Round) -> list[int]:
-    """Next round's seeds: from each table its top humans (ties by seed), table winners
-    first, each group by seed."""
-    seed_of = _seeds(t)
-    triples: list[tuple[int, int, int]] = []
-    for a in rnd.assignments.prefetch_related("seats"):
-        seats = sorted(a.seats.all(), key=lambda s: s.number)
-        table = tuple(s.user_id for s in seats)
-        finish = sorted(
-            seats, key=lambda s: (s.place or 99, seed_of.get(s.user_id or 0, 10**6), s.number)
-        )
-        through = pairing.knockout_qualifiers([s.user_id for s in finish], table, t.advance)
-        place = {s.user_id: s.place or 99 for s in seats}
-        triples += [(place[u], seed_of.get(u, 10**6), u) for u in through]
-    return pairing.knockout_next_seeds(triples)
-
-
-def _seeds(t: Tournament) -> dict[int, int]:
-    """Each player's seed (0 = best): the organiser's manual seeds first, then by
-    rating at registration."""
-    order = t.registrations.order_by(
-        F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
-    ).values_list("user_id", flat=True)
-    return {u: i for i, u in enumerate(order)}
-
-
-def seed_key(r: Registration) -> tuple[Any, ...]:
-    """The seeding order: manual seeds (1 = top) first, then by rating."""
-    return (r.seed is None, r.seed or 0, -r.rating, r.registered_at, r.pk)
-
-
-def _in_play(t: Tournament, everyone: bool = False) -> Any:
-    regs = t.registrations.select_related("user")
-    if everyone:
-        return regs.exclude(status__in=(R.NO_SHOW,))
-    return regs.filter(status=R.CHECKED_IN)
-
-
-def _round_seat(
-    t: Tournament, number: int, now: datetime, field: Sequence[Registration] | None = None
-) -> Round:
-    """Seat round ``number`` (Swiss or knockout): the assignments, no live tables yet."""
-    k = t.players_per_table
-    if field is None:
-        field = list(_in_play(t))
-    history = _history(t)
-    if t.format == Tournament.Format.KNOCKOUT:
-        if number == 1:
-            field = sorted(field, key=seed_key)
-        tables = pairing.knockout_seating(
-            [r.user_id for r in field], seats=k, history=history, seed=t.seed + number
-        )
-    else:
-        entrants = _swiss_order(t, field, first=number == 1)
-        tables = pairing.swiss_seating(entrants, history, seats=k, seed=t.seed + number)
-    pairing.check_round(tables, [r.user_id for r in field], k)
-    try:
-        with transaction.atomic():
-            rnd = Round.objects.create(
-                tournament=t,
-                number=number,
-                starts_at=now + timedelta(seconds=t.break_seconds),
-            )
-    except IntegrityError:
-        return Round.objects.get(tournament=t, number=number)
-    for i, table in enumerate(tables, start=1):
-        a = Assignment.objects.create(round=rnd, number=i)
-        AssignmentSeat.objects.bulk_create(
-            AssignmentSeat(assignment=a, number=seat, user_id=user)
-            for seat, user in enumerate(table)
-        )
-    return rnd
-
-
-def _swiss_order(
-    t: Tournament, field: Sequence[Registration], *, first: bool
-) -> list[pairing.Entrant]:
-    if first:
-        ordered = sorted(field, key=seed_key)
-        return [pairing.Entrant(r.user_id, 0) for r in ordered]
-    rows = {s.user_id: s for s in t.standings.all()}
-
-    def key(r: Registration) -> tuple[float, ...]:
-        s = rows.get(r.user_id)
-        return (s.position if s else 10**9, -r.rating, r.pk)
-
-    ordered = sorted(field, key=key)
-    return [
-        pairing.Entrant(r.user_id, rows[r.user_id].points if r.user_id in rows else 0)
-        for r in ordered
-    ]
-
-
-def _history(t: Tournament) -> pairing.History:
-    """Every table of the event so far, in seat positions (0 = first dealer), oldest
-    first."""
-    history = pairing.History()
-    assignments = (
-        Assignment.objects.filter(round__tournament=t)
-        .exclude(table=None)
-        .select_related("table")
-        .prefetch_related("seats")
-        .order_by("round__number", "created_at", "pk")
-    )
-    for a in assignments:
-        seats = sorted(a.seats.all(), key=lambda s: s.number)
-        k = len(seats)
-        dealer = (
-            a.table.first_dealer if a.table is not None and a.table.first_dealer is not None else 0
-        )
-        by_position: list[int | None] = [None] * k
-        for s in seats:
-            by_position[(s.number - dealer) % k] = s.user_id
-        history.add(by_position)
-    return history
 
 
 def round_open_tables(*, tournament_id: int, now: datetime | None = None) -> tuple[int, int]:
     """Open the live tables of the tournament's seated round (or arena assignments not
     yet open), each in its own transaction; returns (opened, still to open)."""
-    now = _now(now)
+    now = current_time(now)
     opened = 0
     pending = list(
         Assignment.objects.filter(
@@ -300,7 +163,7 @@ def round_open_tables(*, tournament_id: int, now: datetime | None = None) -> tup
                 rnd.status = Round.Status.PLAYING
                 rnd.ends_at = now + timedelta(minutes=t.round_minutes) if t.round_minutes else None
                 rnd.save(update_fields=["status", "ends_at"])
-                _changed(t)
+                tell_pages(t)
     return opened, left
 
 
@@ -376,7 +239,7 @@ def _record(
     a.finished_at = when
     a.stopped_early = early
     a.save(update_fields=["status", "finished_at", "stopped_early"])
-    _changed(t)
+    tell_pages(t)
 
 
 def _sweep_tables(t: Tournament, now: datetime) -> str:
@@ -446,10 +309,10 @@ def round_close(*, round: Round, now: datetime | None = None) -> None:
     if rnd.status == Round.Status.FINISHED:
         return
     rnd.status = Round.Status.FINISHED
-    rnd.finished_at = _now(now)
+    rnd.finished_at = current_time(now)
     rnd.save(update_fields=["status", "finished_at"])
-    standings._standings_write(rnd.tournament)
-    _changed(rnd.tournament)
+    standings.write_standings(rnd.tournament)
+    tell_pages(rnd.tournament)
 
 
 def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
@@ -481,7 +344,7 @@ def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
     )
     start = t.started_at or t.starts_at
     waiting = []
-    for reg in _in_play(t):
+    for reg in seating.players_in_play(t):
         if reg.user_id in busy:
             continue
         since = max(
@@ -492,7 +355,7 @@ def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
         waiting,
         seats=t.players_per_table,
         now=(now - start).total_seconds(),
-        history=_history(t),
+        history=seating.field_history(t),
         base_range=t.arena_range,
         widen_per_second=t.arena_widen / 10,
         bot_after=ARENA_BOT_AFTER,
@@ -512,14 +375,14 @@ def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
 
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
-    t = _locked(tournament)
+    t = locked_tournament(tournament)
     if t.status == S.FINISHED:
         return t
     if t.status != S.RUNNING:
         raise errors.WrongState()
-    standings._standings_write(t)
+    standings.write_standings(t)
     t.status = S.FINISHED
-    t.finished_at = _now(now)
+    t.finished_at = current_time(now)
     t.save(update_fields=["status", "finished_at"])
-    _changed(t)
+    tell_pages(t)
     return t

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.types import User
 from games.models import MatchResult
 from tournaments import errors, live, notices
 from tournaments.models import (
@@ -23,19 +24,26 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services import machine, standings
-from tournaments.services.common import R, S, _changed, _check, _locked, _now
+from tournaments.services import seating, standings
+from tournaments.services.common import (
+    R,
+    S,
+    check_tournament,
+    current_time,
+    locked_tournament,
+    tell_pages,
+)
 
 log = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def tournament_create(*, created_by: Any, **fields: Any) -> Tournament:
+def tournament_create(*, created_by: User, **fields: Any) -> Tournament:
     """A draft tournament; its settings are checked (``errors.Invalid``)."""
     t = Tournament(created_by=created_by, **fields)
     if not t.seed:
         t.seed = random.SystemRandom().randrange(1, 2**31)
-    _check(t)
+    check_tournament(t)
     t.save()
     return t
 
@@ -43,15 +51,15 @@ def tournament_create(*, created_by: Any, **fields: Any) -> Tournament:
 @transaction.atomic
 def tournament_schedule(*, tournament: Tournament) -> Tournament:
     """Announce a draft: it shows on the site and runs by itself from now on."""
-    t = _locked(tournament)
+    t = locked_tournament(tournament)
     if t.status == S.SCHEDULED:
         return t
     if t.status != S.DRAFT:
         raise errors.WrongState()
-    _check(t)
+    check_tournament(t)
     t.status = S.SCHEDULED
     t.save(update_fields=["status"])
-    _changed(t)
+    tell_pages(t)
     return t
 
 
@@ -60,8 +68,8 @@ def tournament_open_registration(
     *, tournament: Tournament, now: datetime | None = None, early: bool = False
 ) -> Tournament:
     """Open registration (the tick, at ``registration_opens_at``; the organiser, early)."""
-    t = _locked(tournament)
-    now = _now(now)
+    t = locked_tournament(tournament)
+    now = current_time(now)
     if t.status in Tournament.ENTERABLE:
         return t
     if t.status != S.SCHEDULED:
@@ -70,7 +78,7 @@ def tournament_open_registration(
         t.registration_opens_at = now
     t.status = S.REGISTRATION
     t.save(update_fields=["status", "registration_opens_at"])
-    _changed(t)
+    tell_pages(t)
     return t
 
 
@@ -79,20 +87,20 @@ def tournament_close_registration(
     *, tournament: Tournament, now: datetime | None = None
 ) -> Tournament:
     """Close registration early: nobody else may register; check-in goes on."""
-    t = _locked(tournament)
-    now = _now(now)
+    t = locked_tournament(tournament)
+    now = current_time(now)
     if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE):
         raise errors.WrongState()
     if now < t.closes_at:
         t.registration_closes_at = max(now, t.registration_opens_at)
         t.save(update_fields=["registration_closes_at"])
-        _changed(t)
+        tell_pages(t)
     return t
 
 
 @transaction.atomic
 def tournament_open_check_in(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
-    t = _locked(tournament)
+    t = locked_tournament(tournament)
     if t.status == S.CHECK_IN:
         return t
     if t.status != S.REGISTRATION:
@@ -105,7 +113,7 @@ def tournament_open_check_in(*, tournament: Tournament, now: datetime | None = N
         kind=Notification.Kind.CHECK_IN,
         url=reverse("tournaments:detail", args=[t.pk]),
     )
-    _changed(t)
+    tell_pages(t)
     return t
 
 
@@ -115,8 +123,8 @@ def tournament_start(
 ) -> Tournament:
     """Start with the players checked in (everyone registered, without a check-in
     window); the others are dropped as no-shows. Fewer than two: cancelled."""
-    t = _locked(tournament)
-    now = _now(now)
+    t = locked_tournament(tournament)
+    now = current_time(now)
     if t.status == S.RUNNING:
         return t
     if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE):
@@ -135,7 +143,7 @@ def tournament_start(
         t.cancel_reason = _("Fewer than two players checked in.")
         t.finished_at = now
         t.save(update_fields=["status", "cancel_reason", "started_at", "finished_at", "starts_at"])
-        _changed(t)
+        tell_pages(t)
         return t
     t.status = S.RUNNING
     t.save(update_fields=["status", "started_at", "starts_at"])
@@ -148,21 +156,21 @@ def tournament_start(
             ends_at=t.arena_ends_at,
         )
     else:
-        machine._round_seat(t, 1, now)
-    standings._standings_write(t)
-    _changed(t)
+        seating.seat_round(t, 1, now)
+    standings.write_standings(t)
+    tell_pages(t)
     return t
 
 
 @transaction.atomic
 def tournament_pause(*, tournament: Tournament, paused: bool = True) -> Tournament:
     """Pause (or resume): nothing new is seated or started; tables in play go on."""
-    t = _locked(tournament)
+    t = locked_tournament(tournament)
     if t.status in (S.FINISHED, S.CANCELLED):
         raise errors.WrongState()
     t.paused = paused
     t.save(update_fields=["paused"])
-    _changed(t)
+    tell_pages(t)
     return t
 
 
@@ -171,7 +179,7 @@ def tournament_cancel(
     *, tournament: Tournament, reason: str = "", now: datetime | None = None
 ) -> Tournament:
     """Cancel: live tables in play are stopped (no results), nothing more happens."""
-    t = _locked(tournament)
+    t = locked_tournament(tournament)
     if t.status == S.CANCELLED:
         return t
     if t.status == S.FINISHED:
@@ -183,18 +191,18 @@ def tournament_cancel(
             live.table_stop(live.table_lock(a.table_id))
     t.status = S.CANCELLED
     t.cancel_reason = reason[:200]
-    t.finished_at = _now(now)
+    t.finished_at = current_time(now)
     t.save(update_fields=["status", "cancel_reason", "finished_at"])
-    _changed(t)
+    tell_pages(t)
     return t
 
 
 @transaction.atomic
 def registration_disqualify(
-    *, registration: Registration, reason: str = "", by: Any = None
+    *, registration: Registration, reason: str = "", by: User | None = None
 ) -> None:
     """Out of the event: not seated again, listed last; at a table now, he resigns there."""
-    t = _locked(registration.tournament_id)
+    t = locked_tournament(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
     if reg.status == R.DISQUALIFIED:
         return
@@ -204,18 +212,18 @@ def registration_disqualify(
     reg.reason = reason[:200]
     reg.left_at = timezone.now()
     reg.save(update_fields=["status", "reason", "left_at"])
-    for a in standings._playing_assignments_of(t, reg.user_id):
+    for a in standings.playing_assignments_of(t, reg.user_id):
         if a.table_id is not None:
             live.player_resign(table_id=a.table_id, user=reg.user)
     if t.status == S.RUNNING:
-        standings._standings_write(t)
-    _changed(t)
+        standings.write_standings(t)
+    tell_pages(t)
 
 
 @transaction.atomic
 def round_reseat(*, round: Round, now: datetime | None = None) -> Round:
     """Seat a round again before it starts (with a new draw for equal choices)."""
-    t = _locked(round.tournament_id)
+    t = locked_tournament(round.tournament_id)
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.status != Round.Status.SEATED or rnd.assignments.exclude(table=None).exists():
         raise errors.WrongState(_("Only a round whose tables have not opened can be reseated."))
@@ -223,17 +231,17 @@ def round_reseat(*, round: Round, now: datetime | None = None) -> Round:
     rnd.delete()
     t.seed += 1
     t.save(update_fields=["seed"])
-    new = machine._round_seat(t, number, _now(now))
-    _changed(t)
+    new = seating.seat_round(t, number, current_time(now))
+    tell_pages(t)
     return new
 
 
 @transaction.atomic
 def assignment_amend(
-    *, assignment: Assignment, places: Sequence[int], by: Any = None, reason: str = ""
+    *, assignment: Assignment, places: Sequence[int], by: User | None = None, reason: str = ""
 ) -> Assignment:
     """Correct a finished table's places (by seat); the standings and the ratings follow."""
-    t = _locked(assignment.round.tournament_id)
+    t = locked_tournament(assignment.round.tournament_id)
     a = Assignment.objects.select_for_update().get(pk=assignment.pk)
     assignment_amend_check(assignment=a, places=places)
     seats = list(a.seats.order_by("number"))
@@ -246,8 +254,8 @@ def assignment_amend(
     result = MatchResult.objects.filter(table=a.table).first() if a.table_id else None
     if result is not None:
         live.ratings_amend(result=result, placements=list(places), by=by, reason=reason)
-    standings._standings_write(t)
-    _changed(t)
+    standings.write_standings(t)
+    tell_pages(t)
     return a
 
 

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.types import User
 from tournaments import errors, live
 from tournaments.models import (
     Registration,
     Tournament,
 )
 from tournaments.services import standings
-from tournaments.services.common import R, S, _changed, _locked, _now
+from tournaments.services.common import R, S, current_time, locked_tournament, tell_pages
 
 log = logging.getLogger(__name__)
 
@@ -29,12 +29,12 @@ def _registration_open(t: Tournament, now: datetime) -> bool:
 
 @transaction.atomic
 def registration_create(
-    *, tournament: Tournament | int, user: Any, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, now: datetime | None = None
 ) -> Registration:
     """Register (or register again after withdrawing). Checks the window, the entry
     conditions and the room left."""
-    t = _locked(tournament)
-    now = _now(now)
+    t = locked_tournament(tournament)
+    now = current_time(now)
     if not _registration_open(t, now):
         raise errors.RegistrationClosed()
     reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
@@ -73,22 +73,22 @@ def registration_create(
         reg.left_at, reg.reason = None, ""
         reg.save(update_fields=["status", "rating", "checked_in_at", "left_at", "reason"])
     if t.status == S.RUNNING:
-        standings._standings_write(t)
-    _changed(t)
+        standings.write_standings(t)
+    tell_pages(t)
     return reg
 
 
 @transaction.atomic
 def registration_add_walk_in(
-    *, tournament: Tournament | int, user: Any, check_in: bool = True, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, check_in: bool = True, now: datetime | None = None
 ) -> Registration:
     """The organiser enters a player (a walk-in), also after registration closed or
     check-in opened: checked in at once when check-in is open, the event is running or
     ``check_in`` asks it (else registered). A running Swiss seats him from its next
     round; a running arena at once. The entry conditions are the organiser's call; a
     full event stays full (raise its maximum first)."""
-    t = _locked(tournament)
-    now = _now(now)
+    t = locked_tournament(tournament)
+    now = current_time(now)
     late = t.status == S.RUNNING and t.format != Tournament.Format.KNOCKOUT
     if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
         raise errors.WrongState(
@@ -112,8 +112,8 @@ def registration_add_walk_in(
     reg.left_at, reg.reason = None, ""
     reg.save()
     if t.status == S.RUNNING:
-        standings._standings_write(t)
-    _changed(t)
+        standings.write_standings(t)
+    tell_pages(t)
     return reg
 
 
@@ -123,7 +123,7 @@ def registration_admin_check_in(
 ) -> Registration:
     """The organiser checks a registered player in (before or during check-in, or into
     a running Swiss or arena: from its next round)."""
-    t = _locked(registration.tournament_id)
+    t = locked_tournament(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
     if reg.status == R.CHECKED_IN:
         return reg
@@ -133,15 +133,15 @@ def registration_admin_check_in(
     if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
         raise errors.CheckInClosed()
     reg.status = R.CHECKED_IN
-    reg.checked_in_at = max(_now(now), reg.registered_at)
+    reg.checked_in_at = max(current_time(now), reg.registered_at)
     reg.save(update_fields=["status", "checked_in_at"])
     if t.status == S.RUNNING:
-        standings._standings_write(t)
-    _changed(t)
+        standings.write_standings(t)
+    tell_pages(t)
     return reg
 
 
-def _entry(t: Tournament, user: Any) -> Registration:
+def _entry(t: Tournament, user: User) -> Registration:
     """The user's registration, locked, if he is entered (registered or checked in)."""
     reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
     if reg is None or reg.status not in (R.REGISTERED, R.CHECKED_IN):
@@ -151,27 +151,27 @@ def _entry(t: Tournament, user: Any) -> Registration:
 
 @transaction.atomic
 def registration_withdraw(
-    *, tournament: Tournament | int, user: Any, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, now: datetime | None = None
 ) -> Registration:
     """Leave the event: before it starts, or during it (not seated again; a table in
     play is played to the end — resign there to leave it)."""
-    t = _locked(tournament)
+    t = locked_tournament(tournament)
     if t.status in (S.FINISHED, S.CANCELLED):
         raise errors.WrongState()
     reg = _entry(t, user)
     reg.status = R.WITHDRAWN
-    reg.left_at = _now(now)
+    reg.left_at = current_time(now)
     reg.save(update_fields=["status", "left_at"])
-    _changed(t)
+    tell_pages(t)
     return reg
 
 
 @transaction.atomic
 def registration_check_in(
-    *, tournament: Tournament | int, user: Any, now: datetime | None = None
+    *, tournament: Tournament | int, user: User, now: datetime | None = None
 ) -> Registration:
-    t = _locked(tournament)
-    now = _now(now)
+    t = locked_tournament(tournament)
+    now = current_time(now)
     reg = _entry(t, user)
     if reg.status == R.CHECKED_IN:
         return reg
@@ -180,5 +180,5 @@ def registration_check_in(
     reg.status = R.CHECKED_IN
     reg.checked_in_at = now
     reg.save(update_fields=["status", "checked_in_at"])
-    _changed(t)
+    tell_pages(t)
     return reg

@@ -20,7 +20,7 @@ from tournaments.services.common import R
 log = logging.getLogger(__name__)
 
 
-def _playing_assignments_of(t: Tournament, user_id: int) -> list[Assignment]:
+def playing_assignments_of(t: Tournament, user_id: int) -> list[Assignment]:
     return list(
         Assignment.objects.filter(
             round__tournament=t,
@@ -55,7 +55,7 @@ def standings_compute(t: Tournament) -> list[scoring.Row]:
     )
 
 
-def _standings_write(t: Tournament) -> None:
+def write_standings(t: Tournament) -> None:
     """Recompute the standings from every recorded table (results recorded meanwhile
     are counted by the next step)."""
     counted = list(

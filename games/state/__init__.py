@@ -6,32 +6,52 @@ checks it against the table's version: when another process (an ASGI worker, a C
 worker) has moved the table on, only the missing log rows are applied ("catch-up").
 So the cost of one action does not grow with the length of the match.
 
-Callers hold ``state.lock`` while they read or change a state. ``games.services``
-applies an action either under the table's row lock, or on its optimistic path, where
-one statement writes the action only if the table's version and seats are still the ones
-the state was built at (so the database serialises the writes either way). A failure
-after an action was applied in memory but before the commit evicts the entry
-(:func:`forget`).
+Callers hold ``state.lock`` while they read or change a state. An action is applied to a
+state in two ways (``games.services.actions``): under the table's row lock
+(``_submit``), or on the optimistic path without it (``_submit_optimistic``), where one
+statement writes the action only if the table's version and seats are still the ones the
+state was built at; a state is also caught up without the row lock (:func:`catch_up`).
+The database serialises the writes either way. A failure after an action was applied in
+memory but before the commit evicts the entry (:func:`forget`), and a caller holding a
+dropped state sees it is no longer ``valid``.
+
+This package holds the per-process cache; its parts are
+``sheet`` (the score sheet), ``events`` (engine events as JSON) and ``sql`` (the log rows
+read in plain SQL, and prepared statements). What callers use is re-exported here.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, fields, is_dataclass
-from enum import Enum
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
-
-from games.engine import Card, Match, Options, action_from_dict
+from games.engine import Match, Options, action_from_dict
 from games.engine.events import DealScored, DeclarerKnown, Event
 from games.engine.fair import deal_from_seeds
 from games.engine.record import dealt_cards
+from games.errors import StaleVersion
+from games.models import Dealing, MatchResult, Table
+from games.state.events import event_to_dict
+from games.state.sheet import SHEET_NOTES, sheet_row
+from games.state.sql import execute_prepared, log_rows
 
-from .errors import StaleVersion
-from .models import Dealing, MatchResult, Table, TableAction
+__all__ = [
+    "CACHE_SIZE",
+    "SHEET_NOTES",
+    "TableState",
+    "acquire",
+    "cached",
+    "catch_up",
+    "clear",
+    "event_to_dict",
+    "execute_prepared",
+    "forget",
+    "locked",
+    "sheet_row",
+]
+
 
 CACHE_SIZE = 2000  # tables per process; an evicted table is rebuilt from the log
 
@@ -51,7 +71,7 @@ class TableState:
     next_dealing: dict[str, Any] | None = None  # the published commitment not dealt yet
     # The table row as the last action through this process committed it (its version,
     # seats_version and status are checked again by the statement that writes the next
-    # action: games.services._submit_optimistic).
+    # action: games.services.actions._submit_optimistic).
     table: Table | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     # False once dropped from the cache (:func:`forget`): an action may have been applied
@@ -94,71 +114,6 @@ class TableState:
             self.sheet.append(sheet_row(len(self.sheet), results[-1], self.bid, self.pending))
             self.bid = None
             self.pending = []
-
-
-SHEET_NOTES = {
-    "BarrelAttempt",
-    "BarrelArrived",
-    "BarrelFell",
-    "BoltPenalty",
-    "Samosval",
-    "GoldenReset",
-    "MatchWon",
-}
-
-
-def sheet_row(
-    number: int, result: Any, bid: int | None, pending: list[dict[str, Any]]
-) -> dict[str, Any]:
-    """One score-sheet row: the engine's deal result, the score lines of its DealScored
-    event (card points, marriages, tricks, delta, bolts per seat) and what the docs/spec.md §3 steps
-    did after it (barrel, bolt penalties, samosval)."""
-    scored = pending[0] if pending and pending[0]["type"] == "deal_scored" else None
-    row = result.to_dict()
-    row.update(
-        deal=number,
-        bid=bid if result.outcome.value != "redeal" else None,
-        golden=result.golden,
-        dark=result.dark,
-        lines=scored["lines"] if scored else [],
-        notes=pending[1:] if scored else [],
-    )
-    return row
-
-
-# -- events as JSON -----------------------------------------------------------------
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.letter if hasattr(value, "letter") else value.value
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _snake(name: str) -> str:
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
-
-
-_TYPE_NAMES: dict[type, str] = {}
-
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-    """An engine event as JSON. Events carry public information only (the engine's
-    contract, games/engine/events.py), so every seat and spectator may receive them."""
-    kind = type(event)
-    name = _TYPE_NAMES.get(kind)
-    if name is None:
-        name = _TYPE_NAMES[kind] = _snake(kind.__name__)
-    out: dict[str, Any] = {"type": name}
-    for f in fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
-    return out
 
 
 # -- the per-process cache ----------------------------------------------------------
@@ -245,66 +200,6 @@ class locked:
         self.state.lock.release()
 
 
-def _log_rows(table_id: int, after: int, upto: int) -> list[tuple[int, int, Any, str | None]]:
-    """The log rows ``after < version <= upto`` in order. Read on every action that a
-    process serves after another process moved the table on: written as plain SQL (the
-    ORM's query building costs about as much as the round trip)."""
-    if connection.vendor != "postgresql":
-        return list(
-            TableAction.objects.filter(table_id=table_id, version__gt=after, version__lte=upto)
-            .order_by("version")
-            .values_list("version", "seat", "action", "client_id")
-        )
-    rows = execute_prepared(_LOG_ROWS_SQL, [table_id, after, upto]).fetchall()
-    # Django reads jsonb as text (its JSONField decodes it).
-    return [(v, seat, json.loads(action), client_id) for v, seat, action, client_id in rows]
-
-
-def execute_prepared(sql: str, params: list[Any]) -> Any:
-    """Run one of the per-action statements as a prepared statement on the PostgreSQL
-    connection Django holds (in its transaction, if one is open): PostgreSQL parses and
-    plans it once per pooled connection instead of on every action. Through Django's
-    cursor wrapper, so errors come out as Django's (``IntegrityError`` …) and query
-    logging and execute wrappers see it. Returns the cursor.
-
-    (Django turns psycopg's automatic preparing off so that transaction-mode poolers
-    such as older PgBouncers keep working; behind one of those, use PgBouncer 1.21+ with
-    ``max_prepared_statements``.)"""
-    connection.ensure_connection()
-    cursor = connection._prepare_cursor(_Preparing(connection.connection.cursor()))  # type: ignore[attr-defined]
-    cursor.execute(sql, params)
-    return cursor
-
-
-class _Preparing:
-    """A psycopg cursor (server-side binding) whose ``execute`` prepares."""
-
-    def __init__(self, cursor: Any) -> None:
-        self.cursor = cursor
-
-    def execute(self, sql: str, params: Any = None) -> Any:
-        return self.cursor.execute(sql, params, prepare=True)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.cursor, name)
-
-
-def _log_rows_sql() -> str:
-    meta: Any = TableAction._meta
-
-    def col(name: str) -> str:
-        return str(meta.get_field(name).column)
-
-    return (
-        f"SELECT {col('version')}, {col('seat')}, {col('action')}, {col('client_id')} FROM {meta.db_table}"
-        f" WHERE {col('table')} = %s AND {col('version')} > %s AND {col('version')} <= %s"
-        f" ORDER BY {col('version')}"
-    )
-
-
-_LOG_ROWS_SQL = _log_rows_sql()
-
-
 def _build(table: Table) -> TableState:
     options = Options.from_dict(table.options)
     assert table.first_dealer is not None, "the table has not started"
@@ -348,7 +243,7 @@ def _catch_up(state: TableState, version: int, *, strict: bool = True) -> bool:
     deal from its dealing's seeds."""
     if version <= state.version:
         return True
-    rows = _log_rows(state.table_id, state.version, version)
+    rows = log_rows(state.table_id, state.version, version)
     if len(rows) != version - state.version:
         if not strict:
             return False

@@ -1,0 +1,162 @@
+"""The tournament lists and one tournament: what is visible, its rules in plain words,
+its status in words."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.types import Visitor
+from games.pages.options import BOT_LEVEL_WORDS, differences, preset_label
+from tournaments.models import Tournament
+from tournaments.selectors.common import ENTERED, S
+
+
+def _visible() -> QuerySet[Tournament]:
+    return Tournament.objects.exclude(status=S.DRAFT).annotate(
+        entrants=Count("registrations", filter=Q(registrations__status__in=ENTERED))
+    )
+
+
+def tournament_lists(*, finished_limit: int = 30) -> dict[str, list[Tournament]]:
+    """Upcoming (soonest first), running, finished (latest first) and cancelled."""
+    qs = _visible()
+    return {
+        "upcoming": list(
+            qs.filter(status__in=(S.SCHEDULED, *Tournament.ENTERABLE)).order_by("starts_at", "pk")
+        ),
+        "running": list(qs.filter(status=S.RUNNING).order_by("started_at", "pk")),
+        "finished": list(
+            qs.filter(status=S.FINISHED).order_by("-finished_at", "-pk")[:finished_limit]
+        ),
+        "cancelled": list(
+            qs.filter(status=S.CANCELLED).order_by("-starts_at", "-pk")[:finished_limit]
+        ),
+    }
+
+
+def tournament_get(*, tournament_id: int, user: Visitor | None = None) -> Tournament | None:
+    """A tournament anyone may see (a draft only for staff)."""
+    qs = Tournament.objects.annotate(
+        entrants=Count("registrations", filter=Q(registrations__status__in=ENTERED))
+    )
+    t = qs.filter(pk=tournament_id).first()
+    if t is None or (t.status == S.DRAFT and not getattr(user, "is_staff", False)):
+        return None
+    return t
+
+
+def rules_in_words(t: Tournament) -> list[str]:
+    """The event's rules as a new player would want them told."""
+    k = t.players_per_table
+    lines: list[str] = []
+    if t.format == Tournament.Format.SWISS:
+        lines.append(
+            ngettext(
+                "Swiss: %(n)s round. Each round seats players with similar results together, "
+                "and nobody meets the same opponents again if it can be avoided.",
+                "Swiss: %(n)s rounds. Each round seats players with similar results together, "
+                "and nobody meets the same opponents again if it can be avoided.",
+                t.rounds or 0,
+            )
+            % {"n": t.rounds}
+        )
+    elif t.format == Tournament.Format.ARENA:
+        lines.append(
+            _(
+                "Arena: for %(minutes)s minutes, whenever you are free you are seated at the next "
+                "table with players of similar rating. Play as many matches as you like; join late "
+                "or leave early."
+            )
+            % {"minutes": t.duration_minutes}
+        )
+    else:
+        lines.append(
+            ngettext(
+                "Knockout: the winner of each table goes through to the next round, until the "
+                "final table.",
+                "Knockout: the top %(n)s of each table go through to the next round, until the "
+                "final table.",
+                t.advance,
+            )
+            % {"n": t.advance}
+        )
+    lines.append(
+        _("Tables of %(k)s, rules “%(preset)s”%(target)s; %(seconds)s seconds for each action.")
+        % {
+            "k": k,
+            "preset": preset_label(t.preset),
+            "target": _(", matches to %(target)s points") % {"target": t.match_target}
+            if t.match_target
+            else "",
+            "seconds": t.move_seconds,
+        }
+    )
+    changes = differences(t.preset, t.options or {})
+    if changes:
+        lines.append(_("Rule changes: %(changes)s.") % {"changes": "; ".join(changes)})
+    points = ", ".join(str(p) for p in t.placement_points)
+    lines.append(
+        _(
+            "Each match scores placement points by your place at the table: %(points)s. "
+            "Ties in the standings go to the higher sum of your opponents' points, then the "
+            "higher total game score, then head-to-head results."
+        )
+        % {"points": points}
+    )
+    if t.round_minutes:
+        lines.append(
+            _(
+                "A round lasts at most %(minutes)s minutes: then unfinished matches finish the "
+                "deal in play and are ranked by their scores."
+            )
+            % {"minutes": t.round_minutes}
+        )
+    lines.append(
+        _(
+            "Empty seats are played by %(level)s bots. Bots are never listed in the standings, "
+            "so they take no places."
+        )
+        % {"level": bot_level(t)}
+    )
+    lines.append(_("Rated: the matches count for your rating.") if t.rated else _("Not rated."))
+    if t.check_in_minutes:
+        lines.append(
+            _(
+                "Check in during the %(minutes)s minutes before the start; players who do not "
+                "are left out."
+            )
+            % {"minutes": t.check_in_minutes}
+        )
+    conditions = []
+    if t.min_rating:
+        conditions.append(_("a rating of at least %(n)s") % {"n": t.min_rating})
+    if t.min_rated_matches:
+        conditions.append(_("at least %(n)s rated matches") % {"n": t.min_rated_matches})
+    if t.max_players:
+        conditions.append(_("at most %(n)s players") % {"n": t.max_players})
+    if conditions:
+        lines.append(_("Entry: %(conditions)s.") % {"conditions": "; ".join(conditions)})
+    lines.append(
+        _(
+            "If you lose your connection, the clock plays for you and then a bot, until you "
+            "come back."
+        )
+    )
+    return lines
+
+
+def bot_level(t: Tournament) -> str:
+    return str(BOT_LEVEL_WORDS.get(t.bot_level, t.bot_level))
+
+
+def status_label(t: Tournament, now: datetime | None = None) -> str:
+    """The tournament's state as a player needs it: registration closed early (or at
+    its time) is said, although the tournament waits for its start in that state."""
+    if t.status == S.REGISTRATION and (now or timezone.now()) >= t.closes_at:
+        return _("Registration closed")
+    return str(t.get_status_display())

@@ -1,0 +1,182 @@
+"""The organiser's evening: announcements, notifications, overlapping entries, the round
+sheet, and the standings and results as rows and CSV."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from accounts.types import User, Visitor, person
+from tournaments.models import Tournament
+from tournaments.selectors.common import ENTERED
+from tournaments.selectors.rounds import disqualification_reasons, rounds, standings
+
+
+def announcements(t: Tournament, limit: int = 10) -> list[Any]:
+    return list(t.announcements.all()[:limit])
+
+
+def notification_text(note: Any) -> str:
+    """A notification's line, in the reader's language (an announcement is the
+    organiser's own words)."""
+    from tournaments.models import Notification
+
+    name = note.tournament.name if note.tournament is not None else ""
+    if note.kind == Notification.Kind.CHECK_IN:
+        return _("%(name)s: check-in is open. Check in to play.") % {"name": name}
+    if note.kind == Notification.Kind.TABLE_READY:
+        return _("%(name)s: your table is ready.") % {"name": name}
+    return f"{name}: {note.text}" if name else str(note.text)
+
+
+@dataclass
+class NotificationArea:
+    unread: int
+    items: list[tuple[Any, str]]  # (notification, its text)
+    tournament_ids: list[int]  # whose sockets tell the area to refresh
+
+
+def notification_area(*, user: Visitor | None, limit: int = 8) -> NotificationArea | None:
+    """The header's notification area of a signed-in player."""
+    who = person(user)
+    if who is None:
+        return None
+    from tournaments.models import Notification
+
+    mine = Notification.objects.filter(user=who)
+    items = list(mine.select_related("tournament")[:limit])
+    active = Tournament.objects.filter(
+        registrations__user=who,
+        registrations__status__in=ENTERED,
+        status__in=Tournament.ACTIVE,
+    ).values_list("pk", flat=True)
+    return NotificationArea(
+        unread=mine.filter(read_at__isnull=True).count(),
+        items=[(n, notification_text(n)) for n in items],
+        tournament_ids=sorted(set(active)),
+    )
+
+
+def window(t: Tournament) -> tuple[datetime, datetime]:
+    """When an event occupies its players: from its start (check-in included) to its end,
+    or, when nobody can tell the end, a guess (rounds or three, of the round limit or an
+    hour each)."""
+    from datetime import timedelta
+
+    start = t.check_in_opens_at
+    end = t.ends_at
+    if end is None:
+        rounds = t.rounds or 3
+        end = t.starts_at + rounds * timedelta(
+            seconds=t.break_seconds, minutes=t.round_minutes or 60
+        )
+    return start, end
+
+
+def overlapping(*, tournament: Tournament, user: User) -> list[Tournament]:
+    """The user's other active entries whose times overlap this tournament's."""
+    start, end = window(tournament)
+    others = Tournament.objects.filter(
+        registrations__user=user,
+        registrations__status__in=ENTERED,
+        status__in=Tournament.ACTIVE,
+    ).exclude(pk=tournament.pk)
+    out = []
+    for other in others:
+        o_start, o_end = window(other)
+        if o_start < end and start < o_end:
+            out.append(other)
+    return out
+
+
+def overlap_warning(*, tournament: Tournament, user: User) -> str:
+    """A sentence naming the overlapping entries ("" for none)."""
+    names = [o.name for o in overlapping(tournament=tournament, user=user)]
+    if not names:
+        return ""
+    return _("%(player)s is also entered in %(names)s at overlapping times.") % {
+        "player": user.get_display_name(),
+        "names": ", ".join(names),
+    }
+
+
+STANDINGS_COLUMNS = (
+    "rank", "player", "points", "matches", "wins", "opponents_points", "game_score",
+    "head_to_head", "round_reached", "disqualified", "reason",
+)  # fmt: skip
+
+RESULTS_COLUMNS = (
+    "round", "table", "table_id", "status", "finished_by", "seat", "player", "place", "score",
+    "points", "replay_url",
+)  # fmt: skip
+
+
+def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """The standings as plain rows (CSV and JSON exports)."""
+    t = tournament
+    reasons = disqualification_reasons(t)
+    return [
+        {
+            "rank": s.rank,
+            "player": s.user.get_display_name(),
+            "points": s.points,
+            "matches": s.matches,
+            "wins": s.wins,
+            "opponents_points": s.opponents_points,
+            "game_score": s.game_score,
+            "head_to_head": s.head_to_head,
+            "round_reached": s.stage,
+            "disqualified": s.disqualified,
+            "reason": reasons.get(s.user_id, "") if s.disqualified else "",
+        }
+        for s in standings(tournament=t)
+    ]
+
+
+def result_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Every seat of every table of the event with its result (CSV and JSON exports)."""
+    t = tournament
+    from games.models import MatchResult
+
+    finished_by = dict(
+        MatchResult.objects.filter(table__tournament_assignment__round__tournament=t).values_list(
+            "table_id", "finished_by"
+        )
+    )
+    out = []
+    for view in rounds(tournament=t, newest_first=False):
+        for table in view.tables:
+            for seat in table.seats:
+                out.append(
+                    {
+                        "round": view.number,
+                        "table": table.number,
+                        "table_id": table.table_id,
+                        "status": table.status,
+                        "finished_by": finished_by.get(table.table_id, "")
+                        if table.table_id
+                        else "",
+                        "seat": seat.number,
+                        "player": seat.name,
+                        "place": seat.place,
+                        "score": seat.score,
+                        "points": seat.points if seat.user_id else None,
+                        "replay_url": table.replay_url or "",
+                    }
+                )
+    return out
+
+
+def csv_text(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns))
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if row.get(k) is None else row.get(k) for k in columns})
+    return buffer.getvalue()

@@ -1,0 +1,133 @@
+"""A player's own view of a tournament: his entry and what he may do, his place, his
+live table and the panel beside a tournament's table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.types import Visitor, person
+from tournaments import live
+from tournaments.models import Assignment, Registration, Tournament
+from tournaments.selectors.common import ENTERED, R, S
+
+
+@dataclass
+class UserState:
+    registration: Registration | None
+    can_register: bool
+    can_withdraw: bool
+    can_check_in: bool
+
+
+def user_state(t: Tournament, user: Visitor | None, now: datetime | None = None) -> UserState:
+    now = now or timezone.now()
+    reg = None
+    who = person(user)
+    if who is not None:
+        reg = t.registrations.filter(user=who).first()
+    entered = reg is not None and reg.status in ENTERED
+    open_now = (t.status in Tournament.ENTERABLE and now < t.closes_at) or (
+        t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.arena_ends_at
+    )
+    return UserState(
+        registration=reg,
+        can_register=open_now and not entered and (reg is None or reg.status == R.WITHDRAWN),
+        can_withdraw=entered and t.status in (*Tournament.ENTERABLE, S.RUNNING),
+        can_check_in=reg is not None and reg.status == R.REGISTERED and t.status == S.CHECK_IN,
+    )
+
+
+def my_place(t: Tournament, user: Visitor | None) -> tuple[int, int] | None:
+    """The user's rank in the standings and how many are ranked, once it has started."""
+    who = person(user)
+    if who is None or t.status not in (S.RUNNING, S.FINISHED):
+        return None
+    ranks = dict(t.standings.filter(rank__isnull=False).values_list("user_id", "rank"))
+    rank = ranks.get(who.pk)
+    return (rank, len(ranks)) if rank is not None else None
+
+
+def my_table(t: Tournament, user: Visitor | None) -> Assignment | None:
+    """The user's live table in this tournament now, if any."""
+    who = person(user)
+    if who is None:
+        return None
+    return (
+        Assignment.objects.filter(
+            round__tournament=t,
+            seats__user=who,
+            status__in=(Assignment.Status.PLAYING, Assignment.Status.STOPPING),
+        )
+        .exclude(table=None)
+        .first()
+    )
+
+
+@dataclass
+class TablePanel:
+    """What the table page of a tournament's table says about the tournament: which
+    event and round, why the table ended, where the player placed, and where he goes
+    next (his next table once seated there, else the tournament page)."""
+
+    tournament: Tournament
+    round_number: int
+    table_number: int
+    status: str
+    ended: str  # why the table ended ("" while it plays)
+    place: int | None
+    points: int | None
+    seated: bool  # the viewer sits at this table
+    next_url: str
+    next_is_table: bool
+    rank: tuple[int, int] | None
+
+
+def table_panel(*, table_id: int, user: Visitor | None) -> TablePanel | None:
+    """The panel of a tournament's table for ``user`` (anyone may watch), or None when
+    the table is not a tournament's."""
+    a = (
+        Assignment.objects.select_related("round__tournament", "table")
+        .filter(table_id=table_id)
+        .first()
+    )
+    if a is None:
+        return None
+    t = a.round.tournament
+    who = person(user)
+    seat = a.seats.filter(user=who).first() if who is not None else None
+    ended = ""
+    if a.status == Assignment.Status.STOPPING:
+        ended = _("The round's time is up: this match ends when its deal in play is complete.")
+    elif a.status == Assignment.Status.FINISHED and not live.result_ending(table_id):
+        # A match cut short says how it ended above the board; one won, here.
+        ended = _("The match is over.")
+    nxt = my_table(t, user) if seat is not None else None
+    next_is_table = nxt is not None and nxt.table_id is not None and nxt.table_id != table_id
+    next_url = (
+        live.table_url(nxt.table_id)
+        if next_is_table and nxt is not None and nxt.table_id is not None
+        else _tournament_url(t)
+    )
+    return TablePanel(
+        tournament=t,
+        round_number=a.round.number,
+        table_number=a.number,
+        status=a.status,
+        ended=ended,
+        place=seat.place if seat is not None and a.status == Assignment.Status.FINISHED else None,
+        points=seat.points if seat is not None and a.status == Assignment.Status.FINISHED else None,
+        seated=seat is not None,
+        next_url=next_url,
+        next_is_table=next_is_table,
+        rank=my_place(t, user) if seat is not None else None,
+    )
+
+
+def _tournament_url(t: Tournament) -> str:
+    from django.urls import reverse
+
+    return reverse("tournaments:detail", args=[t.pk])

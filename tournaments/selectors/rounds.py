@@ -1,0 +1,125 @@
+"""Entrants, standings and rounds with their tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from tournaments import live
+from tournaments.models import Assignment, Registration, Round, Standing, Tournament
+from tournaments.selectors.common import R
+from tournaments.selectors.lists import bot_level
+
+
+def entrants(t: Tournament) -> list[Registration]:
+    """In seeding order: the organiser's seeds first, then by rating."""
+    from django.db.models import F
+
+    return list(
+        t.registrations.select_related("user").order_by(
+            F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
+        )
+    )
+
+
+def standings(*, tournament: Tournament) -> list[Standing]:
+    """In order; a disqualified player's row carries the organiser's reason (``reason``)."""
+    t = tournament
+    rows = list(t.standings.select_related("user").order_by("position"))
+    reasons = disqualification_reasons(t) if any(s.disqualified for s in rows) else {}
+    for s in rows:
+        s.reason = reasons.get(s.user_id, "")  # type: ignore[attr-defined]
+    return rows
+
+
+@dataclass
+class SeatView:
+    number: int
+    name: str
+    user_id: int | None
+    place: int | None
+    points: int | None
+    score: int | None
+
+
+@dataclass
+class TableView:
+    number: int
+    status: str
+    status_label: str
+    table_id: int | None
+    url: str | None
+    replay_url: str | None
+    stopped_early: bool
+    seats: list[SeatView] = field(default_factory=list)
+
+
+@dataclass
+class RoundView:
+    number: int
+    status: str
+    status_label: str
+    starts_at: datetime
+    ends_at: datetime | None
+    tables: list[TableView] = field(default_factory=list)
+
+
+def rounds(*, tournament: Tournament, newest_first: bool = True) -> list[RoundView]:
+    t = tournament
+    out: list[RoundView] = []
+    qs: QuerySet[Round] = t.round_set.order_by("-number" if newest_first else "number")
+    assignments = (
+        Assignment.objects.filter(round__tournament=t)
+        .select_related("table")
+        .prefetch_related("seats__user")
+        .order_by("number")
+    )
+    by_round: dict[int, list[Assignment]] = {}
+    for a in assignments:
+        by_round.setdefault(a.round_id, []).append(a)
+    bot = _("Bot (%(level)s)") % {"level": bot_level(t)}
+    for rnd in qs:
+        view = RoundView(
+            rnd.number, rnd.status, rnd.get_status_display(), rnd.starts_at, rnd.ends_at
+        )
+        for a in by_round.get(rnd.pk, []):
+            finished = a.status == Assignment.Status.FINISHED
+            view.tables.append(
+                TableView(
+                    number=a.number,
+                    status=a.status,
+                    status_label=a.get_status_display(),
+                    table_id=a.table_id,
+                    url=live.table_url(a.table_id) if a.table_id else None,
+                    replay_url=live.replay_url(a.table_id) if a.table_id and finished else None,
+                    stopped_early=a.stopped_early,
+                    seats=[
+                        SeatView(
+                            s.number,
+                            s.user.get_display_name() if s.user else bot,
+                            s.user_id,
+                            s.place,
+                            s.points,
+                            s.score,
+                        )
+                        for s in sorted(a.seats.all(), key=lambda s: s.number)
+                    ],
+                )
+            )
+        out.append(view)
+    return out
+
+
+def round_sheet(t: Tournament, number: int) -> RoundView | None:
+    """One round with its tables and seats (the printable round sheet)."""
+    for view in rounds(tournament=t, newest_first=False):
+        if view.number == number:
+            return view
+    return None
+
+
+def disqualification_reasons(t: Tournament) -> dict[int, str]:
+    return dict(t.registrations.filter(status=R.DISQUALIFIED).values_list("user_id", "reason"))

@@ -1,0 +1,156 @@
+"""Seating a round of a Swiss or knockout event: who plays on (the field), seeds, the
+Swiss order and the history the pairing weighs, and the round's assignments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from tournaments import pairing
+from tournaments.models import (
+    Assignment,
+    AssignmentSeat,
+    Registration,
+    Round,
+    Tournament,
+)
+from tournaments.services.common import (
+    R,
+)
+
+
+def next_field(t: Tournament, last: Round) -> list[Registration] | None:
+    """The players of the next round, or None when the event is over."""
+    in_play = list(players_in_play(t))
+    if t.format == Tournament.Format.SWISS:
+        if last.number >= (t.rounds or 0) or len(in_play) < 2:
+            return None
+        return in_play
+    # Knockout: the qualifiers of the last round who are still in.
+    if last.assignments.count() <= 1:
+        return None
+    by_user = {r.user_id: r for r in in_play}
+    qualifiers = _knockout_qualifiers(t, last)
+    field = [by_user[u] for u in qualifiers if u in by_user]
+    return field if len(field) >= 2 else None
+
+
+def _knockout_qualifiers(t: Tournament, rnd: Round) -> list[int]:
+    """Next round's seeds: from each table its top humans (ties by seed), table winners
+    first, each group by seed."""
+    seed_of = _seeds(t)
+    triples: list[tuple[int, int, int]] = []
+    for a in rnd.assignments.prefetch_related("seats"):
+        seats = sorted(a.seats.all(), key=lambda s: s.number)
+        table = tuple(s.user_id for s in seats)
+        finish = sorted(
+            seats, key=lambda s: (s.place or 99, seed_of.get(s.user_id or 0, 10**6), s.number)
+        )
+        through = pairing.knockout_qualifiers([s.user_id for s in finish], table, t.advance)
+        place = {s.user_id: s.place or 99 for s in seats}
+        triples += [(place[u], seed_of.get(u, 10**6), u) for u in through]
+    return pairing.knockout_next_seeds(triples)
+
+
+def _seeds(t: Tournament) -> dict[int, int]:
+    """Each player's seed (0 = best): the organiser's manual seeds first, then by
+    rating at registration."""
+    order = t.registrations.order_by(
+        F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
+    ).values_list("user_id", flat=True)
+    return {u: i for i, u in enumerate(order)}
+
+
+def seed_key(r: Registration) -> tuple[Any, ...]:
+    """The seeding order: manual seeds (1 = top) first, then by rating."""
+    return (r.seed is None, r.seed or 0, -r.rating, r.registered_at, r.pk)
+
+
+def players_in_play(t: Tournament, everyone: bool = False) -> Any:
+    regs = t.registrations.select_related("user")
+    if everyone:
+        return regs.exclude(status__in=(R.NO_SHOW,))
+    return regs.filter(status=R.CHECKED_IN)
+
+
+def seat_round(
+    t: Tournament, number: int, now: datetime, field: Sequence[Registration] | None = None
+) -> Round:
+    """Seat round ``number`` (Swiss or knockout): the assignments, no live tables yet."""
+    k = t.players_per_table
+    if field is None:
+        field = list(players_in_play(t))
+    history = field_history(t)
+    if t.format == Tournament.Format.KNOCKOUT:
+        if number == 1:
+            field = sorted(field, key=seed_key)
+        tables = pairing.knockout_seating(
+            [r.user_id for r in field], seats=k, history=history, seed=t.seed + number
+        )
+    else:
+        entrants = _swiss_order(t, field, first=number == 1)
+        tables = pairing.swiss_seating(entrants, history, seats=k, seed=t.seed + number)
+    pairing.check_round(tables, [r.user_id for r in field], k)
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(
+                tournament=t,
+                number=number,
+                starts_at=now + timedelta(seconds=t.break_seconds),
+            )
+    except IntegrityError:
+        return Round.objects.get(tournament=t, number=number)
+    for i, table in enumerate(tables, start=1):
+        a = Assignment.objects.create(round=rnd, number=i)
+        AssignmentSeat.objects.bulk_create(
+            AssignmentSeat(assignment=a, number=seat, user_id=user)
+            for seat, user in enumerate(table)
+        )
+    return rnd
+
+
+def _swiss_order(
+    t: Tournament, field: Sequence[Registration], *, first: bool
+) -> list[pairing.Entrant]:
+    if first:
+        ordered = sorted(field, key=seed_key)
+        return [pairing.Entrant(r.user_id, 0) for r in ordered]
+    rows = {s.user_id: s for s in t.standings.all()}
+
+    def key(r: Registration) -> tuple[float, ...]:
+        s = rows.get(r.user_id)
+        return (s.position if s else 10**9, -r.rating, r.pk)
+
+    ordered = sorted(field, key=key)
+    return [
+        pairing.Entrant(r.user_id, rows[r.user_id].points if r.user_id in rows else 0)
+        for r in ordered
+    ]
+
+
+def field_history(t: Tournament) -> pairing.History:
+    """Every table of the event so far, in seat positions (0 = first dealer), oldest
+    first."""
+    history = pairing.History()
+    assignments = (
+        Assignment.objects.filter(round__tournament=t)
+        .exclude(table=None)
+        .select_related("table")
+        .prefetch_related("seats")
+        .order_by("round__number", "created_at", "pk")
+    )
+    for a in assignments:
+        seats = sorted(a.seats.all(), key=lambda s: s.number)
+        k = len(seats)
+        dealer = (
+            a.table.first_dealer if a.table is not None and a.table.first_dealer is not None else 0
+        )
+        by_position: list[int | None] = [None] * k
+        for s in seats:
+            by_position[(s.number - dealer) % k] = s.user_id
+        history.add(by_position)
+    return history
