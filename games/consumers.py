@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import errors, realtime, selectors, services
+from games import state as table_state
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 
@@ -364,6 +365,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     async def table_message(self, event: dict[str, Any]) -> None:
+        change = event.get("change")
+        if change is not None:
+            # Before the player sees the update, so that his answer to it finds this
+            # process's state of the table already there (no catch-up read).
+            table_state.follow(self.table_id, change)
         holders = event.get("seats")
         if holders is not None and self.seat_among(holders) != self.seat:
             # This socket's user no longer holds the seat whose group it is in (or holds
