@@ -86,6 +86,7 @@ class Spec:
     seed: int
     deflate: bool
     target: int
+    spread: str = "seats"  # "seats": a table's clients round-robin over the processes; "tables"
 
 
 @dataclass
@@ -137,6 +138,8 @@ class LoadGen:
 
     def base_for(self, play: Play, seat: int) -> str:
         bases = self.spec.base_urls
+        if self.spec.spread == "tables":
+            return bases[play.table_id % len(bases)]  # a table's three clients together
         return bases[(play.table_id * 3 + seat) % len(bases)]
 
     async def connect(self, play: Play, seat: int) -> Any:
@@ -934,6 +937,7 @@ class Bench:
                 stall=self.args.stall,
                 seed=self.args.seed * 1000 + g,
                 deflate=self.args.deflate,
+                spread=self.args.spread,
                 target=self.args.target,
             )
             path = self.tmp / f"spec-{label}-{g}.json"
@@ -1295,7 +1299,7 @@ def machine(load_before: tuple[float, float, float]) -> str:
 def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) -> str:
     lines = [
         header,
-        f"server: uvicorn, {'--workers N (one port, the kernel spreads connections)' if args.server == 'workers' else 'N processes on N ports (clients spread round-robin)'}; "
+        f"server: uvicorn, {'--workers N (one port, the kernel spreads connections)' if args.server == 'workers' else ('N processes on N ports (clients spread round-robin)' if args.spread == 'seats' else 'N processes on N ports (each table on one process)')}; "
         f"Celery worker (concurrency 1) + beat; load generator: {args.loadgens} process(es), uvloop; "
         f"permessage-deflate {'on' if args.deflate else 'off'}",
         f"windows: {args.warmup:g} s warm-up, {args.window:g} s measured; "
@@ -1415,6 +1419,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "on one port, the kernel spreads the connections (unevenly: see docs/benchmarks.md)",
     )
     p.add_argument("--loadgens", type=int, default=1, help="load-generator processes")
+    p.add_argument(
+        "--spread",
+        choices=["seats", "tables"],
+        default="seats",
+        help="with --server ports: 'seats' (default) puts each table's three clients on the "
+        "processes round-robin (as a balancer without sticky sessions does, so most actions "
+        "cross processes); 'tables' puts all three on one process (nothing crosses: the cost "
+        "of more processes without the cost of spreading players)",
+    )
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--window", type=float, default=15.0)
     p.add_argument("--stall", type=float, default=STALL_SECONDS)
