@@ -53,6 +53,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,7 @@ class Spec:
     seed: int
     deflate: bool
     target: int
+    spread: str = "seats"  # "seats": a table's clients round-robin over the processes; "tables"
 
 
 @dataclass
@@ -112,8 +114,10 @@ class LoadGen:
         self.go = asyncio.Event()
         self.t_go = 0.0
         self.start = self.end = float("inf")
-        self.latencies: list[float] = []
-        self.latency_at: list[float] = []  # seconds into the window of each latency sample
+        # 8 bytes a sample (a soak keeps hundreds of thousands: the generator's own memory
+        # must not be what grows).
+        self.latencies = array("d")
+        self.latency_at = array("d")  # seconds into the window of each latency sample
         self.update_bytes = 0  # bytes of the update frames received inside the window
         self.completed = 0  # versions that reached all three clients inside the window
         self.sends = 0
@@ -124,7 +128,8 @@ class LoadGen:
         self.replaced = 0
         self.replace_failures: list[str] = []
         self.connect_failures: list[str] = []
-        self.plays: list[Play] = []
+        self.plays: list[Play] = []  # the tables being played (a finished one is retired)
+        self.retired_max_gap = 0.0  # the longest pause of the retired tables
         self.stalled: set[int] = set()
         self.connections = 0
         self.opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -133,6 +138,8 @@ class LoadGen:
 
     def base_for(self, play: Play, seat: int) -> str:
         bases = self.spec.base_urls
+        if self.spec.spread == "tables":
+            return bases[play.table_id % len(bases)]  # a table's three clients together
         return bases[(play.table_id * 3 + seat) % len(bases)]
 
     async def connect(self, play: Play, seat: int) -> Any:
@@ -306,6 +313,7 @@ class LoadGen:
             with contextlib.suppress(Exception):
                 await ws.close()
         play.sockets = []
+        self.retire(play)
         try:
             # The seats of the REST answer are in join order: seat 0 the creator.
             table_id = await asyncio.to_thread(self.new_table, play.tokens)
@@ -314,6 +322,15 @@ class LoadGen:
             self.replaced += 1
         except Exception as exc:
             self.replace_failures.append(f"{type(exc).__name__}: {exc}")
+
+    def retire(self, play: Play) -> None:
+        """A finished table leaves the bookkeeping (so that a soak's generator does not
+        grow with every match); what the report needs of it is kept."""
+        if play.max_gap >= self.spec.stall:
+            self.stalled.add(play.table_id)
+        self.retired_max_gap = max(self.retired_max_gap, play.max_gap)
+        with contextlib.suppress(ValueError):
+            self.plays.remove(play)
 
     async def open(self, play: Play) -> None:
         sockets = await asyncio.gather(*(self.connect(play, seat) for seat in range(3)))
@@ -377,8 +394,8 @@ class LoadGen:
             "window": self.spec.window,
             "completed": self.completed,
             "sends": self.sends,
-            "latencies": self.latencies,
-            "latency_at": self.latency_at,
+            "latencies": self.latencies.tolist(),
+            "latency_at": self.latency_at.tolist(),
             "update_bytes": self.update_bytes,
             "errors": self.errors,
             "states_in_window": self.states_in_window,
@@ -391,7 +408,7 @@ class LoadGen:
             "never_moved": sum(
                 1 for p in self.plays if not p.moved and not p.over and p.created < self.start
             ),
-            "max_gap": max((p.max_gap for p in self.plays), default=0.0),
+            "max_gap": max([self.retired_max_gap, *(p.max_gap for p in self.plays)]),
             "cpu": time.process_time(),
         }
         for play in self.plays:
@@ -543,6 +560,30 @@ def _sys_seconds(pids: list[int]) -> float:
         except OSError:
             continue
     return total / tick
+
+
+def _kernel_counts(pids: list[int]) -> dict[str, int]:
+    """``read``/``write`` system calls (``/proc/<pid>/io``: the event loop's websockets,
+    Redis connection and wake-up pipe; libpq's ``recv``/``send`` to PostgreSQL are not
+    counted there) and context switches, voluntary (a thread going to sleep: epoll, a
+    lock, the thread pool's queue) and not (preempted), summed over the processes and
+    their threads: the work of waking up, which grows when the same actions are spread
+    over more processes (docs/benchmarks.md §4)."""
+    out = {"read": 0, "write": 0, "voluntary": 0, "preempted": 0}
+    for pid in pids:
+        try:
+            io = dict(line.split(": ") for line in Path(f"/proc/{pid}/io").read_text().splitlines())
+            out["read"] += int(io["syscr"])
+            out["write"] += int(io["syscw"])
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                for line in (task / "status").read_text().splitlines():
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        out["voluntary"] += int(line.split()[1])
+                    elif line.startswith("nonvoluntary_ctxt_switches:"):
+                        out["preempted"] += int(line.split()[1])
+        except (OSError, KeyError, ValueError):
+            continue
+    return out
 
 
 def _db_backends(name: str) -> dict[int, float]:
@@ -896,6 +937,7 @@ class Bench:
                 stall=self.args.stall,
                 seed=self.args.seed * 1000 + g,
                 deflate=self.args.deflate,
+                spread=self.args.spread,
                 target=self.args.target,
             )
             path = self.tmp / f"spec-{label}-{g}.json"
@@ -937,6 +979,7 @@ class Bench:
             _machine_busy(),
             _sys_seconds(server),
             _db_backends(db_name),
+            _kernel_counts(server),
         )
         if self.args.py_spy and label == self.args.profile:
             self.profile(server, label)
@@ -954,6 +997,7 @@ class Bench:
             _machine_busy(),
             _sys_seconds(server),
             _db_backends(db_name),
+            _kernel_counts(server),
         )
         results = []
         for proc in procs:
@@ -1025,6 +1069,10 @@ class Bench:
                 for k in rows_after
             },
             "p99_per_period": _p99_per_period(timed, self.args.period, window),
+            "kernel_per_action": {
+                k: (after[6][k] - before[6][k]) / max(1, sum(r["completed"] for r in results))
+                for k in after[6]
+            },
         }
 
     # -- the soak: resident memory and the log's size every --sample seconds -------------------
@@ -1251,7 +1299,7 @@ def machine(load_before: tuple[float, float, float]) -> str:
 def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) -> str:
     lines = [
         header,
-        f"server: uvicorn, {'--workers N (one port, the kernel spreads connections)' if args.server == 'workers' else 'N processes on N ports (clients spread round-robin)'}; "
+        f"server: uvicorn, {'--workers N (one port, the kernel spreads connections)' if args.server == 'workers' else ('N processes on N ports (clients spread round-robin)' if args.spread == 'seats' else 'N processes on N ports (each table on one process)')}; "
         f"Celery worker (concurrency 1) + beat; load generator: {args.loadgens} process(es), uvloop; "
         f"permessage-deflate {'on' if args.deflate else 'off'}",
         f"windows: {args.warmup:g} s warm-up, {args.window:g} s measured; "
@@ -1291,6 +1339,10 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
             f"Redis server CPU {r['redis_ms_per_action']:.2f} ms per action (the whole server: an upper bound), "
             "per action in PostgreSQL: "
             + ", ".join(f"{k} {v:.2f}" for k, v in r["db_rows_per_action"].items())
+            + "; per action in the servers: system calls "
+            + ", ".join(f"{k} {r['kernel_per_action'][k]:.1f}" for k in ("read", "write"))
+            + ", context switches "
+            + ", ".join(f"{k} {r['kernel_per_action'][k]:.1f}" for k in ("voluntary", "preempted"))
             + (f"; {'; '.join(extra)}" if extra else "")
         )
     for r in rows:
@@ -1367,6 +1419,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "on one port, the kernel spreads the connections (unevenly: see docs/benchmarks.md)",
     )
     p.add_argument("--loadgens", type=int, default=1, help="load-generator processes")
+    p.add_argument(
+        "--spread",
+        choices=["seats", "tables"],
+        default="seats",
+        help="with --server ports: 'seats' (default) puts each table's three clients on the "
+        "processes round-robin (as a balancer without sticky sessions does, so most actions "
+        "cross processes); 'tables' puts all three on one process (nothing crosses: the cost "
+        "of more processes without the cost of spreading players)",
+    )
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--window", type=float, default=15.0)
     p.add_argument("--stall", type=float, default=STALL_SECONDS)

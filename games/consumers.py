@@ -27,6 +27,7 @@ from django.db import close_old_connections
 
 from accounts.types import Visitor
 from games import errors, messages, realtime, selectors, services
+from games import state as table_state
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 
@@ -341,6 +342,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
 
     async def table_message(self, event: dict[str, Any]) -> None:
+        change = event.get("change")
+        if change is not None:
+            # Before the player sees the update, so that his answer to it finds this
+            # process's state of the table already there (no catch-up read).
+            table_state.follow(self.table_id, change)
         holders = event.get("seats")
         if holders is not None and self.seat_among(holders) != self.seat:
             # This socket's user no longer holds the seat whose group it is in (or holds

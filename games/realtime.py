@@ -31,6 +31,7 @@ def send(
     kind: str = "table.message",
     *,
     seats: list[int | None] | None = None,
+    change: dict[str, Any] | None = None,
 ) -> None:
     """Send ``(group, json text)`` pairs; callable from synchronous code (a service's
     ``on_commit``, a Celery task). ``kind`` names the consumers' handler:
@@ -39,12 +40,20 @@ def send(
     user holds each seat as the action committed (None: a bot): a connection forwards a
     message only when its user's seat in that list is the seat whose group it is in, and
     reads its state again otherwise (a message about seats was lost on the way to it).
+    ``change`` (a table's messages after an action) tells the server processes what the
+    action changed, so that each keeps its own copy of the table's state in step
+    without reading the log (``games.state.follow``); it is never forwarded to a client.
 
     In a server process (a worker thread of its event loop) the batch is handed to the
     loop's sender and this returns at once: the thread that runs the database calls of
     every connection of the process must not wait for Redis. Elsewhere (a Celery worker,
     a plain thread) it waits until the messages are published."""
-    batch = [(kind, group, text, seats) for group, text in messages]
+    extra: dict[str, Any] = {}
+    if seats is not None:
+        extra["seats"] = seats
+    if change is not None:
+        extra["change"] = change
+    batch = [(kind, group, text, extra or None) for group, text in messages]
     if not batch:
         return
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
@@ -64,25 +73,26 @@ def send(
             log.exception("publishing %d table messages failed; clients will catch up", len(batch))
 
 
-Message = tuple[str, str, str, list[int | None] | None]  # kind, group, text, seat holders
+# kind, group, text, the event's other fields (``seats``: the seat holders; ``change``)
+Message = tuple[str, str, str, dict[str, Any] | None]
 
 
-def _event(kind: str, text: str, seats: list[int | None] | None) -> dict[str, Any]:
+def _event(kind: str, text: str, extra: dict[str, Any] | None) -> dict[str, Any]:
     event: dict[str, Any] = {"type": kind, "text": text}
-    if seats is not None:
-        event["seats"] = seats
+    if extra:
+        event.update(extra)
     return event
 
 
 async def publish(batch: list[Message]) -> None:
-    """Publish ``(kind, group, text, seats)`` messages, each group's in the order given."""
+    """Publish ``(kind, group, text, extra)`` messages, each group's in the order given."""
     layer = get_channel_layer()
     assert layer is not None
     if isinstance(layer, RedisPubSubChannelLayer):
         await _publish_pipelined(layer, batch)
         return
-    for kind, group, text, seats in batch:
-        await layer.group_send(group, _event(kind, text, seats))
+    for kind, group, text, extra in batch:
+        await layer.group_send(group, _event(kind, text, extra))
 
 
 async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: list[Message]) -> None:
@@ -94,10 +104,10 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: list[Message
     through Redis cover it)."""
     loop_layer = layer._get_layer()
     by_shard: dict[Any, list[tuple[str, bytes]]] = {}
-    for kind, group, text, seats in batch:
+    for kind, group, text, extra in batch:
         channel = loop_layer._get_group_channel_name(group)
         shard = loop_layer._get_shard(channel)
-        by_shard.setdefault(shard, []).append((channel, layer.serialize(_event(kind, text, seats))))
+        by_shard.setdefault(shard, []).append((channel, layer.serialize(_event(kind, text, extra))))
     for shard, items in by_shard.items():
         async with shard._lock:
             shard._ensure_redis()

@@ -235,9 +235,28 @@ def _commit_optimistic(
     table.deadline = deadline
     if client_id is not None:
         state.client_ids.add((seat_number, client_id))
-    broadcast.announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    broadcast.announce(
+        table,
+        state,
+        seats,
+        events,
+        sheet_rows=[],
+        revealed=None,
+        change=_plain_change(row),
+    )
     broadcast.schedule_next(table, state, seats)
     return common.Applied(version=version, events=[table_state.event_to_dict(e) for e in events])
+
+
+def _plain_change(row: TableAction) -> dict[str, Any]:
+    """What an action that changed only the match (no deal dealt or revealed, no seat,
+    the match goes on) tells the other server processes (``games.state.follow``)."""
+    return {
+        "version": row.version,
+        "seat": row.seat,
+        "action": row.action,
+        "client_id": row.client_id,
+    }
 
 
 def _commit_at_deal_end(
@@ -279,7 +298,7 @@ def _commit_action(
     now = timezone.now()
     dealing = state.dealing
     table.version += 1
-    TableAction.objects.create(
+    row = TableAction.objects.create(
         table=table,
         version=table.version,
         dealing=dealing,
@@ -339,6 +358,15 @@ def _commit_action(
     table.deadline = next_deadline(table, state, seats, now)
     table.save(update_fields=fields)
     state.table = table
+    change: dict[str, Any] | None = None
+    if result is not None:
+        # No process keeps a finished table's state (games.state.acquire): this one
+        # drops it after the commit, the others as the update reaches them.
+        table_id = table.pk
+        transaction.on_commit(lambda: table_state.forget(table_id))
+        change = {"version": table.version, "ended": True}
+    elif revealed is None and fields == ["version", "deadline"]:
+        change = _plain_change(row)
     broadcast.announce(
         table,
         state,
@@ -347,6 +375,7 @@ def _commit_action(
         sheet_rows=state.sheet[sheet_before:],
         revealed=revealed,
         result=result,
+        change=change,
     )
     broadcast.schedule_next(table, state, seats)
     return common.Applied(

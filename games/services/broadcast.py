@@ -51,9 +51,12 @@ def announce(
     sheet_rows: list[dict[str, Any]],
     revealed: Dealing | None,
     result: MatchResult | None = None,
+    change: dict[str, Any] | None = None,
 ) -> None:
     """After the commit: every seat gets its own view, spectators the public one; the
-    ``table`` in it as the REST API shows it (the invite code to the seats only)."""
+    ``table`` in it as the REST API shows it (the invite code to the seats only).
+    ``change`` goes with the messages to the other server processes, which keep their
+    state of the table in step with it (``games.state.follow``)."""
     base = {
         "type": "update",
         "table_id": table.pk,
@@ -85,7 +88,7 @@ def announce(
     holders: list[int | None] = [None] * table.players
     for s in seats:
         holders[s.number] = s.user_id
-    transaction.on_commit(lambda: realtime.send(messages, seats=holders))
+    transaction.on_commit(lambda: realtime.send(messages, seats=holders, change=change))
 
 
 def after_seats_change(table: Table) -> None:

@@ -27,7 +27,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import Match, Options, action_from_dict
+from games.engine import EngineError, Match, Options, action_from_dict
 from games.engine.events import DealScored, DeclarerKnown, Event
 from games.engine.fair import deal_from_seeds
 from games.engine.record import dealt_cards
@@ -162,7 +162,16 @@ def clear() -> None:
 
 def acquire(table: Table) -> TableState:
     """The state of a started table at ``table.version``, locked for the caller
-    (release with ``state.lock.release()``). Use :func:`locked` as a context manager."""
+    (release with ``state.lock.release()``). Use :func:`locked` as a context manager.
+
+    Only playing tables are kept: the state of a finished or abandoned table is built
+    for this caller alone, and what was kept of it while it was played is dropped, so
+    that a server's memory does not grow with every match that ends."""
+    if table.status != Table.Status.PLAYING:
+        forget(table.pk)
+        ended = _build(table)
+        ended.lock.acquire()
+        return ended
     while True:
         state = _entry(table.pk)
         if state is None:
@@ -184,6 +193,45 @@ def acquire(table: Table) -> TableState:
         forget(table.pk)
         raise
     return state
+
+
+def follow(table_id: int, change: dict[str, Any]) -> None:
+    """A table's update on its way through this process to its sockets
+    (``games.realtime``): keep the state kept here in step with it, so that the next
+    action served here needs no catch-up read of the log. ``change`` is what the
+    committing process says the update changed: ``{"version", "seat", "action",
+    "client_id"}`` for an action that changed nothing but the match (no deal dealt, no
+    seat changed), ``{"version", "ended": True}`` when the match ended (the state is
+    dropped). Anything else, a version this state is not one short of, or a state in use
+    by another thread is left alone: the log stays the truth, and the next caller catches
+    up from it. Called on the event loop's thread: it never waits for a lock."""
+    if change.get("ended"):
+        forget(table_id)
+        return
+    with _cache_lock:
+        state = _cache.get(table_id)
+    if state is None or "action" not in change or not state.lock.acquire(blocking=False):
+        return
+    try:
+        version = change["version"]
+        if not state.valid or state.version != version - 1:
+            return
+        seat = change["seat"]
+        try:
+            state.apply(seat, action_from_dict(change["action"]))
+        except EngineError:
+            forget(table_id)  # it did not apply here as it did there: rebuild from the log
+            return
+        if state.match.awaiting_deal or state.match.over:
+            forget(table_id)  # not an action the committing process calls plain
+            return
+        state.version = version
+        if change.get("client_id"):
+            state.client_ids.add((seat, change["client_id"]))
+        if state.table is not None:
+            state.table.version = version
+    finally:
+        state.lock.release()
 
 
 class locked:
@@ -249,7 +297,7 @@ def _catch_up(state: TableState, version: int, *, strict: bool = True) -> bool:
             return False
         raise RuntimeError(f"table {state.table_id}: the log has a gap before version {version}")
     dealings: dict[int, Dealing] = {}
-    for row_version, seat, action, client_id in rows:
+    for n, (row_version, seat, action, client_id) in enumerate(rows, 1):
         state.apply(seat, action_from_dict(action))
         state.version = row_version
         if client_id:
@@ -262,7 +310,10 @@ def _catch_up(state: TableState, version: int, *, strict: bool = True) -> bool:
                         table_id=state.table_id, number__gt=state.dealing
                     )
                 }
-            state.start_dealing(dealings[state.dealing + 1])
+            upcoming = dealings[state.dealing + 1]
+            if n == len(rows) and upcoming.dealt_at is None:
+                break  # the match was cut at this deal's end: the next was never dealt
+            state.start_dealing(upcoming)
     if state.table is not None:
         state.table.version = state.version
     return True
