@@ -10,10 +10,12 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.realtime import ReleasesChannel
+
 GROUP = "echo"
 
 
-class EchoConsumer(AsyncJsonWebsocketConsumer):
+class EchoConsumer(ReleasesChannel, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         await self.channel_layer.group_add(GROUP, self.channel_name)
         await self.accept()

@@ -158,7 +158,7 @@ _connect_read = _in_pool(_connect)
 _state_read = _in_pool(selectors.table_state_message)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
     """A socket at a table. Which seat's messages it receives and which seat it plays
     for are decided from its *user* against the seats as they are, never from a seat
     number it remembered: the service decides the seat of an action, and a table message
@@ -360,7 +360,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_state()
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
     """``ws/lobby/``: a ``{"type": "refresh", "table_id": …}`` whenever an open table
     changes, so the lobby page reloads its list."""
 

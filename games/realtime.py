@@ -84,6 +84,44 @@ def _event(kind: str, text: str, extra: dict[str, Any] | None) -> dict[str, Any]
     return event
 
 
+class ReleasesChannel:
+    """Mixed into every websocket consumer (before Channels' consumer class): when the
+    consumer ends, its own channel is forgotten by this process's channel layer.
+
+    channels-redis's pub/sub layer subscribes a consumer's channel in Redis and keeps a
+    queue for it, and forgets both only when the consumer's last ``receive`` is
+    cancelled while it waits. A consumer that ends while a message for it has just
+    arrived (a table's update and the player's disconnect read in the same turn of the
+    loop: the end of every match) or before its next ``receive`` started never gets
+    there, so each such socket left a queue and a Redis subscription behind for the
+    life of the process: the servers' memory crept with every finished match (the
+    soak, docs/benchmarks.md; channels-redis issue 276)."""
+
+    channel_name: str
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)  # type: ignore[misc]
+        finally:
+            channel = getattr(self, "channel_name", None)
+            if channel is not None:
+                await channel_release(channel)
+
+
+async def channel_release(channel: str) -> None:
+    """Forget a consumer's channel in this process's channel layer: its queue and its
+    Redis subscription (:class:`ReleasesChannel`). Nothing to do when it is gone
+    already, or with another layer (the in-memory layer keeps a channel's queue only
+    while messages wait in it, and drops them when they expire)."""
+    layer = get_channel_layer()
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return
+    loop_layer = layer._get_layer()  # channels-redis's own per-loop layer (pinned in uv.lock)
+    if loop_layer.channels.pop(channel, None) is None:
+        return
+    await loop_layer._get_shard(channel).unsubscribe(channel)
+
+
 async def publish(batch: list[Message]) -> None:
     """Publish ``(kind, group, text, extra)`` messages, each group's in the order given."""
     layer = get_channel_layer()

@@ -6,10 +6,11 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games.realtime import ReleasesChannel
 from tournaments.realtime import group
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
+class TournamentConsumer(ReleasesChannel, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.group = group(int(self.scope["url_route"]["kwargs"]["tournament_id"]))
         await self.channel_layer.group_add(self.group, self.channel_name)

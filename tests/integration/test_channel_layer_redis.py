@@ -1,12 +1,18 @@
 """A websocket round trip through the Redis channel layer (real Redis)."""
 
+import asyncio
 import uuid
+from typing import Any
 
 import pytest
+import redis.asyncio
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from config.consumers import EchoConsumer
+from config.routing import websocket_urlpatterns
+from games.realtime import ReleasesChannel
 from tests.integration.conftest import redis_layer
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio]
@@ -54,3 +60,52 @@ async def test_group_message_from_outside_a_consumer_reaches_the_websocket():
     }
     await client.disconnect()
     await layer.flush()
+
+
+class _EndsWithMessagesWaiting(EchoConsumer):
+    """An echo socket that, as it disconnects, is sent two messages on its own channel
+    and lets them arrive: its waiting ``receive`` returns the first, so the consumer ends
+    with no ``receive`` left to cancel (what a table's last update and the player's
+    leaving read in the same turn of the loop do at the end of a match)."""
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        layer = get_channel_layer()._get_layer()
+        for payload in (1, 2):
+            await self.channel_layer.send(
+                self.channel_name, {"type": "echo.message", "payload": payload, "from": None}
+            )
+        for _ in range(500):
+            if layer.channels[self.channel_name].qsize() >= 1:
+                break  # both are here, and the first was taken by the receive
+            await asyncio.sleep(0.01)
+        await super().websocket_disconnect(message)
+
+
+async def _subscribed(redis_url: str, prefix: str) -> list[bytes]:
+    client = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        return await client.pubsub_channels(f"{prefix}*")
+    finally:
+        await client.aclose()
+
+
+async def test_a_socket_that_ends_with_messages_waiting_leaves_no_channel_behind(
+    settings, redis_url
+):
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=prefix)
+    client = WebsocketCommunicator(_EndsWithMessagesWaiting.as_asgi(), "/ws/echo/")
+    assert (await client.connect())[0]
+    layer = get_channel_layer()._get_layer()
+    (channel,) = layer.channels
+
+    await client.disconnect()
+
+    assert await _subscribed(redis_url, prefix) == []
+    assert channel not in layer.channels
+    await get_channel_layer().flush()
+
+
+async def test_every_websocket_consumer_releases_its_channel():
+    consumers = {route.callback.consumer_class for route in websocket_urlpatterns}
+    assert {c.__name__ for c in consumers if not issubclass(c, ReleasesChannel)} == set()
