@@ -219,11 +219,14 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
         self.group = group
 
     async def disconnect(self, code: int) -> None:
+        await self.ended()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def ended(self) -> None:
         if self.who is not None:
             limits.leave(self.who, self.address)
             self.who = None
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     # -- from the client ---------------------------------------------------------------
 

@@ -86,7 +86,8 @@ def _event(kind: str, text: str, extra: dict[str, Any] | None) -> dict[str, Any]
 
 class ReleasesChannel:
     """Mixed into every websocket consumer (before Channels' consumer class): when the
-    consumer ends, its own channel is forgotten by this process's channel layer.
+    consumer ends, however it ends, its own channel and its place in every group are
+    forgotten by this process's channel layer, and :meth:`ended` runs.
 
     channels-redis's pub/sub layer subscribes a consumer's channel in Redis and keeps a
     queue for it, and forgets both only when the consumer's last ``receive`` is
@@ -95,7 +96,9 @@ class ReleasesChannel:
     loop: the end of every match) or before its next ``receive`` started never gets
     there, so each such socket left a queue and a Redis subscription behind for the
     life of the process: the servers' memory crept with every finished match (the
-    soak, docs/benchmarks.md; channels-redis issue 276)."""
+    soak, docs/benchmarks.md; channels-redis issue 276). A group is left only by the
+    consumer's own ``group_discard``, which a consumer that ends without its
+    ``disconnect`` never calls."""
 
     channel_name: str
 
@@ -103,23 +106,35 @@ class ReleasesChannel:
         try:
             await super().__call__(scope, receive, send)  # type: ignore[misc]
         finally:
-            channel = getattr(self, "channel_name", None)
-            if channel is not None:
-                await channel_release(channel)
+            try:
+                await self.ended()
+            finally:
+                channel = getattr(self, "channel_name", None)
+                if channel is not None:
+                    await channel_release(channel)
+
+    async def ended(self) -> None:
+        """What the consumer must undo however it ended (with or without ``disconnect``)."""
 
 
 async def channel_release(channel: str) -> None:
-    """Forget a consumer's channel in this process's channel layer: its queue and its
-    Redis subscription (:class:`ReleasesChannel`). Nothing to do when it is gone
-    already, or with another layer (the in-memory layer keeps a channel's queue only
-    while messages wait in it, and drops them when they expire)."""
+    """Forget a consumer's channel in this process's channel layer: its queue, its
+    Redis subscription and its place in every group (:class:`ReleasesChannel`), each
+    only where it is still there. Nothing to do with another layer (the in-memory layer
+    keeps a channel's queue only while messages wait in it, and drops them, and the
+    channel from its groups, when they expire)."""
     layer = get_channel_layer()
     if not isinstance(layer, RedisPubSubChannelLayer):
         return
     loop_layer = layer._get_layer()  # channels-redis's own per-loop layer (pinned in uv.lock)
-    if loop_layer.channels.pop(channel, None) is None:
-        return
-    await loop_layer._get_shard(channel).unsubscribe(channel)
+    if loop_layer.channels.pop(channel, None) is not None:
+        await loop_layer._get_shard(channel).unsubscribe(channel)
+    for group_channel, members in list(loop_layer.groups.items()):
+        if channel in members:
+            members.discard(channel)
+            if not members and loop_layer.groups.get(group_channel) is members:
+                del loop_layer.groups[group_channel]
+                await loop_layer._get_shard(group_channel).unsubscribe(group_channel)
 
 
 async def publish(batch: list[Message]) -> None:

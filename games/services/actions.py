@@ -363,7 +363,7 @@ def _commit_action(
         # No process keeps a finished table's state (games.state.acquire): this one
         # drops it after the commit, the others as the update reaches them.
         table_id = table.pk
-        transaction.on_commit(lambda: table_state.forget(table_id))
+        transaction.on_commit(lambda: table_state.ended(table_id))
         change = {"version": table.version, "ended": True}
     elif revealed is None and fields == ["version", "deadline"]:
         change = _plain_change(row)

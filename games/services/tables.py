@@ -294,9 +294,18 @@ def _finish_now(table: Table, finished_by: str) -> MatchResult:
     table.save(update_fields=["status", "finished_at", "deadline"])
     with table_state.locked(table) as state:
         result = actions.write_result(table, state, seats, now, finished_by=finished_by)
-        broadcast.announce(table, state, seats, [], sheet_rows=[], revealed=None)
+        # The other processes drop their copies as the update reaches them.
+        broadcast.announce(
+            table,
+            state,
+            seats,
+            [],
+            sheet_rows=[],
+            revealed=None,
+            change={"version": table.version, "ended": True},
+        )
     table_id = table.pk
-    transaction.on_commit(lambda: table_state.forget(table_id))
+    transaction.on_commit(lambda: table_state.ended(table_id))
     transaction.on_commit(
         lambda: match_finished.send(sender=MatchResult, result_id=result.pk, table_id=table_id)
     )

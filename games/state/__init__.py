@@ -45,6 +45,7 @@ __all__ = [
     "cached",
     "catch_up",
     "clear",
+    "ended",
     "event_to_dict",
     "execute_prepared",
     "forget",
@@ -120,6 +121,12 @@ class TableState:
 
 _cache: OrderedDict[int, TableState] = OrderedDict()
 _cache_lock = threading.Lock()
+# Tables whose match this process has seen end (the last few thousand; ids are never
+# reused). A state built from a table row read just before the match ended elsewhere,
+# and stored after the end's update passed this process, would otherwise be kept for
+# good: nothing else would ever drop it (the soak, docs/benchmarks.md section 5).
+_ended: OrderedDict[int, None] = OrderedDict()
+ENDED_REMEMBERED = 4 * CACHE_SIZE
 
 
 def _entry(table_id: int) -> TableState | None:
@@ -131,10 +138,15 @@ def _entry(table_id: int) -> TableState | None:
 
 
 def _store(state: TableState) -> TableState:
+    """Keep ``state`` for the next callers, unless another thread kept one first (that
+    one is returned) or the table's match has been seen ending (``state`` is returned,
+    kept by nobody)."""
     with _cache_lock:
         existing = _cache.get(state.table_id)
         if existing is not None:
             return existing
+        if state.table_id in _ended:
+            return state
         _cache[state.table_id] = state
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
@@ -155,9 +167,19 @@ def forget(table_id: int) -> None:
         state.valid = False
 
 
+def ended(table_id: int) -> None:
+    """The table's match ended: drop its state and never keep one again."""
+    with _cache_lock:
+        _ended[table_id] = None
+        while len(_ended) > ENDED_REMEMBERED:
+            _ended.popitem(last=False)
+    forget(table_id)
+
+
 def clear() -> None:
     with _cache_lock:
         _cache.clear()
+        _ended.clear()
 
 
 def acquire(table: Table) -> TableState:
@@ -168,10 +190,10 @@ def acquire(table: Table) -> TableState:
     for this caller alone, and what was kept of it while it was played is dropped, so
     that a server's memory does not grow with every match that ends."""
     if table.status != Table.Status.PLAYING:
-        forget(table.pk)
-        ended = _build(table)
-        ended.lock.acquire()
-        return ended
+        ended(table.pk)
+        finished = _build(table)
+        finished.lock.acquire()
+        return finished
     while True:
         state = _entry(table.pk)
         if state is None:
@@ -206,7 +228,7 @@ def follow(table_id: int, change: dict[str, Any]) -> None:
     by another thread is left alone: the log stays the truth, and the next caller catches
     up from it. Called on the event loop's thread: it never waits for a lock."""
     if change.get("ended"):
-        forget(table_id)
+        ended(table_id)
         return
     with _cache_lock:
         state = _cache.get(table_id)

@@ -38,15 +38,16 @@ class Process:
 
     def __init__(self) -> None:
         self.cache: OrderedDict[int, table_state.TableState] = OrderedDict()
+        self.ended: OrderedDict[int, None] = OrderedDict()
 
     @contextmanager
     def serving(self) -> Iterator[None]:
-        mine = table_state._cache
-        table_state._cache = self.cache
+        mine = table_state._cache, table_state._ended
+        table_state._cache, table_state._ended = self.cache, self.ended
         try:
             yield
         finally:
-            table_state._cache = mine
+            table_state._cache, table_state._ended = mine
 
 
 @pytest.fixture
@@ -198,6 +199,21 @@ def test_a_process_that_kept_a_match_drops_it_when_the_end_of_the_match_reaches_
     ended = changes[-1]
     assert ended is not None and ended.get("ended")
     table_state.follow(table.pk, ended)
+    assert table_state.cached(table.pk) is None
+
+
+def test_a_state_read_as_the_match_ended_elsewhere_is_not_kept_after_the_end_passed(
+    changes: list[dict[str, Any] | None],
+) -> None:
+    table, _ = started_table(humans=1, bots=2, **SHORT)
+    read_before_the_end = Table.objects.get(pk=table.pk)
+    with Process().serving():
+        play_until_finished(table)
+    ended = changes[-1]
+    assert ended is not None
+    table_state.follow(table.pk, ended)  # nothing kept here yet: nothing to drop
+    with table_state.locked(read_before_the_end):  # the reader's state is built after
+        pass
     assert table_state.cached(table.pk) is None
 
 

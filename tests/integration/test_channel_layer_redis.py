@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio
+from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
@@ -105,6 +106,29 @@ async def test_a_socket_that_ends_with_messages_waiting_leaves_no_channel_behind
     assert channel not in layer.channels
     await get_channel_layer().flush()
 
+
+
+class _EndsWithoutDisconnect(EchoConsumer):
+    """An echo socket whose consumer ends without running its ``disconnect`` (and so
+    without leaving the group it joined)."""
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        raise StopConsumer()
+
+
+async def test_a_socket_that_ends_without_its_disconnect_leaves_no_group_behind(
+    settings, redis_url
+):
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=prefix)
+    client = WebsocketCommunicator(_EndsWithoutDisconnect.as_asgi(), "/ws/echo/")
+    assert (await client.connect())[0]
+
+    await client.disconnect()
+
+    layer = get_channel_layer()._get_layer()
+    assert (layer.groups, await _subscribed(redis_url, prefix)) == ({}, [])
+    await get_channel_layer().flush()
 
 async def test_every_websocket_consumer_releases_its_channel():
     consumers = {route.callback.consumer_class for route in websocket_urlpatterns}
