@@ -90,22 +90,25 @@ async def _subscribed(redis_url: str, prefix: str) -> list[bytes]:
         await client.aclose()
 
 
+async def _open_and_close(consumer: type[EchoConsumer], settings: Any, redis_url: str) -> str:
+    """One socket of ``consumer`` through a Redis layer of its own, opened and closed;
+    returns the layer's prefix."""
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=prefix)
+    client = WebsocketCommunicator(consumer.as_asgi(), "/ws/echo/")
+    assert (await client.connect())[0]
+    await client.disconnect()
+    return prefix
+
+
 async def test_a_socket_that_ends_with_messages_waiting_leaves_no_channel_behind(
     settings, redis_url
 ):
-    prefix = f"test-{uuid.uuid4().hex[:8]}"
-    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=prefix)
-    client = WebsocketCommunicator(_EndsWithMessagesWaiting.as_asgi(), "/ws/echo/")
-    assert (await client.connect())[0]
+    prefix = await _open_and_close(_EndsWithMessagesWaiting, settings, redis_url)
+
     layer = get_channel_layer()._get_layer()
-    (channel,) = layer.channels
-
-    await client.disconnect()
-
-    assert await _subscribed(redis_url, prefix) == []
-    assert channel not in layer.channels
+    assert (layer.channels, await _subscribed(redis_url, prefix)) == ({}, [])
     await get_channel_layer().flush()
-
 
 
 class _EndsWithoutDisconnect(EchoConsumer):
@@ -119,16 +122,12 @@ class _EndsWithoutDisconnect(EchoConsumer):
 async def test_a_socket_that_ends_without_its_disconnect_leaves_no_group_behind(
     settings, redis_url
 ):
-    prefix = f"test-{uuid.uuid4().hex[:8]}"
-    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=prefix)
-    client = WebsocketCommunicator(_EndsWithoutDisconnect.as_asgi(), "/ws/echo/")
-    assert (await client.connect())[0]
-
-    await client.disconnect()
+    prefix = await _open_and_close(_EndsWithoutDisconnect, settings, redis_url)
 
     layer = get_channel_layer()._get_layer()
     assert (layer.groups, await _subscribed(redis_url, prefix)) == ({}, [])
     await get_channel_layer().flush()
+
 
 async def test_every_websocket_consumer_releases_its_channel():
     consumers = {route.callback.consumer_class for route in websocket_urlpatterns}
