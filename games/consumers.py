@@ -145,6 +145,14 @@ class Limits:
 
 limits = Limits()
 
+# The table sockets of this process per table (the event loop's thread only). When a
+# table's last one closes, this process's copy of the table's state is dropped: the
+# update that ends its match, or that the next action needs, would reach this process
+# only through a socket of that table, so a copy kept without one would be kept until
+# the cache's bound pushed it out (in the soak, a player who left the page as the
+# match ended elsewhere left one behind each time).
+sockets_at: Counter[int] = Counter()
+
 
 def _connect(table_id: int, user: Visitor | None, invite: str | None) -> int | None:
     """The seat of ``user`` at the table (None: a spectator), if he may watch it."""
@@ -171,9 +179,12 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
     who: tuple[str, Any] | None = None  # the key this socket is counted under (Limits)
     address: str | None = None
     strikes = 0  # messages refused in a row
+    counted = False  # in ``sockets_at``
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        sockets_at[self.table_id] += 1
+        self.counted = True
         self.user = self.scope.get("user")
         self.user_id = (
             self.user.pk if self.user is not None and self.user.is_authenticated else None
@@ -227,6 +238,12 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
         if self.who is not None:
             limits.leave(self.who, self.address)
             self.who = None
+        if self.counted:
+            self.counted = False
+            sockets_at[self.table_id] -= 1
+            if sockets_at[self.table_id] <= 0:
+                del sockets_at[self.table_id]
+                table_state.forget(self.table_id)
 
     # -- from the client ---------------------------------------------------------------
 

@@ -282,6 +282,29 @@ async def test_a_socket_s_process_follows_the_update_before_forwarding_it(
     await ws.disconnect()
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_process_drops_its_copy_of_a_table_when_its_last_socket_there_closes() -> None:
+    table, token = await asyncio.to_thread(_started_with_token)
+    sockets = [
+        WebsocketCommunicator(
+            application,
+            f"/ws/tables/{table.pk}/?token={token}",
+            headers=[(b"origin", b"http://127.0.0.1:8000")],
+        )
+        for _ in range(2)
+    ]
+    for ws in sockets:
+        assert (await ws.connect())[0]
+        await ws.receive_json_from(timeout=5)  # the state: this process keeps the table
+    kept = []
+    for ws in sockets:
+        kept.append(table_state.cached(table.pk) is not None)
+        await ws.disconnect()
+    kept.append(table_state.cached(table.pk) is not None)
+    assert kept == [True, True, False]
+
+
 def _started_with_token() -> tuple[Table, str]:
     from rest_framework.authtoken.models import Token
 
