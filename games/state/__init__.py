@@ -190,7 +190,8 @@ def acquire(table: Table) -> TableState:
     for this caller alone, and what was kept of it while it was played is dropped, so
     that a server's memory does not grow with every match that ends."""
     if table.status != Table.Status.PLAYING:
-        ended(table.pk)
+        # Only forgotten: under the row lock this can be a finish not yet committed.
+        forget(table.pk)
         finished = _build(table)
         finished.lock.acquire()
         return finished
