@@ -58,6 +58,7 @@ from .objective import MatchValue
 from .policy import bits, cards_to_give, estimate_points, rollout
 from .reading import (
     CALL_SLACK,
+    Plays,
     Told,
     active,
     auction_without_me,
@@ -75,6 +76,10 @@ LIVE_BUDGET = Budget(seconds=0.3, samples=400)
 MASTER_BUDGET = Budget(seconds=1.5, samples=2000)
 GIVE_CANDIDATES = 5
 CALL_REDRAWS = 8
+# In the play a sampled world is also read by the cards played: of this many draws the
+# first in which every other seat played as the policy would with its cards is kept,
+# else the one with the fewest plays it would not have made.
+PLAY_REDRAWS = 8
 # A declarer writes off, in a bidding simulation, when his hand after the talon and the
 # gives is this far below the price (the rule the basic bot uses).
 WRITE_OFF_GAP = 30
@@ -282,6 +287,24 @@ class _Search:
             layout = sample_hands(know, self.rng)
         return layout
 
+    def _played_world(self, know: Knowledge, plays: Plays) -> list[int]:
+        """A layout of the unseen cards read by the calls (as :meth:`_world`) and by the
+        cards played: of :data:`PLAY_REDRAWS` draws, the first in which every other seat
+        played what the policy would have played with its cards in that layout, else the
+        one with the fewest such misfits (a world that does not fit the calls counts as
+        misfitting every play)."""
+        best: list[int] | None = None
+        best_miss = 1 << 30
+        for _ in range(PLAY_REDRAWS):
+            hands = sample_hands(know, self.rng)[0]
+            miss = plays.misfits(hands, best_miss) if self._fits(hands) else 1000
+            if miss < best_miss:
+                best, best_miss = hands, miss
+                if miss == 0:
+                    break
+        assert best is not None
+        return best
+
     def _fits(self, hands: Sequence[int]) -> bool:
         view = self.view
         told = self._told
@@ -405,8 +428,9 @@ class _Search:
         left = sum(view.hand_sizes)
         k = len(active(view))
         exact = left <= self.bot.exact_tricks * k
+        plays = Plays(view)
         for _ in self.clock.samples():
-            hands, _piles = self._world(know)
+            hands = self._played_world(know, plays)
             try:
                 world = deal_from_view(view, hands)
             except ValueError:

@@ -213,3 +213,32 @@ def test_a_defender_reads_a_contract_named_above_the_bid_into_the_declarers_hand
     unread = share(lambda: sample_hands(know, search.rng))
     assert read >= 0.5
     assert unread <= 0.2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_true_layout_fits_every_play_of_the_policy(players: int) -> None:
+    """Reading the cards played: at every turn of deals played by basic bots, the real
+    hidden cards are a world in which every other seat played what the policy would."""
+    import random
+
+    from games.bots import reading
+    from games.engine.match import deal_cards
+
+    options = Options().replace(players=players)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        dealer = seed % players
+        match = Match.empty(options, first_dealer=dealer)
+        match.start_deal(*deal_cards(rng, players, dealer))
+        bots = [make_bot("basic", seed=s) for s in range(players)]
+        while not match.awaiting_deal:
+            seat = match.to_act
+            assert seat is not None
+            view = match.view(seat)
+            if view.phase == "play" and view.played_tricks:
+                assert match.deal is not None
+                assert reading.Plays(view).misfits(match.deal.hands) == 0
+                checked += 1
+            match.apply(bots[seat].decide(view), seat=seat)
+    assert checked > 50
