@@ -61,7 +61,7 @@ def standing(match: Match, seat: int) -> float:
 class MatchValue:
     """Values completed deals for the view's seat by what they do to its match."""
 
-    __slots__ = ("_base", "_before", "_cache", "_ends", "seat")
+    __slots__ = ("_base", "_before", "_cache", "seat")
 
     def __init__(self, view: View) -> None:
         if view.seat is None:
@@ -70,7 +70,6 @@ class MatchValue:
         self._base = match_at_standing(view)
         self._before = standing(self._base, self.seat)
         self._cache: dict[tuple[object, ...], float] = {}
-        self._ends: set[tuple[object, ...]] = set()
 
     def of(self, deal: Deal) -> float:
         """The change in my standing that the completed ``deal`` makes."""
@@ -80,14 +79,7 @@ class MatchValue:
             after = self._base.copy()
             after.score_deal(deal)
             value = self._cache[key] = standing(after, self.seat) - self._before
-            if after.winner is not None:
-                self._ends.add(key)
         return value
-
-    def ends_match(self, deal: Deal) -> bool:
-        """Whether the completed ``deal`` (valued before with :meth:`of`) ends the match."""
-        key = (tuple(deal.deltas), tuple(deal.bolts), deal.declarer, deal.outcome, deal.contract)
-        return key in self._ends
 
 
 __all__ = ["WIN", "MatchValue", "seat_standing", "standing"]

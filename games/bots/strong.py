@@ -87,11 +87,6 @@ CONTRACT_STEPS = 8
 # Bidding: going on is valued with the contract named after the talon, this far below
 # what a sampled world's play-out takes (the declarer will not see the other hands).
 CONTRACT_MARGIN = 0
-# The simulations play my own later cards with the policy, and my real play (the search)
-# takes more: a contract of mine short of a world's play-out by no more than this is
-# valued as made. On development deals a strong declarer took 7.7 ± 4.6 points more than
-# the mean of the play-outs its contract was named on (41 contracts, seed 12).
-PLAY_EDGE = 5
 # Gives: every plan is played on the first PRUNE_AFTER samples, then the best KEEP_PLANS.
 PRUNE_AFTER = 6
 KEEP_PLANS = 4
@@ -408,7 +403,7 @@ class _Search:
         if not worlds:
             return 0.0, min(values)
         me = self.me
-        top = max(d.points[me] + d.marriages[me] for d in worlds) + PLAY_EDGE
+        top = max(d.points[me] + d.marriages[me] for d in worlds)
         useful = [c for c in values if c <= top] or [values[0]]
         coarse = useful
         if len(useful) > CONTRACT_STEPS:
@@ -419,7 +414,7 @@ class _Search:
         def ev_at(c: int) -> float:
             ev = evs.get(c)
             if ev is None:
-                ev = evs[c] = sum(self._declared_at(d, c) for d in worlds) / len(worlds)
+                ev = evs[c] = sum(self.value.of(_scored_at(d, c)) for d in worlds) / len(worlds)
             return ev
 
         rough = max(coarse, key=lambda c: (ev_at(c), -c))
@@ -435,22 +430,6 @@ class _Search:
             if wo > best_ev:
                 best_ev, best_c = wo, None
         return best_ev, best_c
-
-    def _declared_at(self, deal: Deal, contract: int) -> float:
-        """The value of a world I declare, played out at the bid, had I named
-        ``contract``: made when its play-out falls short of it by no more than
-        :data:`PLAY_EDGE` (then valued as made at the highest contract the play-out
-        does make, plus the difference unless that ends the match)."""
-        if deal.outcome is Outcome.WRITTEN_OFF:
-            return self.value.of(deal)
-        me = self.me
-        take = deal.points[me] + deal.marriages[me]
-        made_at = take // 5 * 5
-        if take >= contract or take + PLAY_EDGE < contract or made_at < deal.bid:
-            return self.value.of(_scored_at(deal, contract))
-        at = _scored_at(deal, made_at)
-        made = self.value.of(at)
-        return made if self.value.ends_match(at) else made + (contract - made_at)
 
     # -- play --------------------------------------------------------------------------
 

@@ -244,26 +244,10 @@ def test_the_true_layout_fits_every_play_of_the_policy(players: int) -> None:
     assert checked > 50
 
 
-def test_a_contract_just_above_a_play_out_counts_as_made_by_the_play_edge() -> None:
-    """The simulations play the declarer's own cards with the policy, which takes less
-    than his search does: a contract short of a world's play-out by no more than
-    PLAY_EDGE is valued as made there, one further above as failed."""
-    from games.bots import strong
-
-    options = Options()
-    match = Match.empty(options, first_dealer=2)
-    search = strong._Search(strong.StrongBot(seed=1, budget=BUDGET), match.view(1))
-    made, _ = _one_deal_both_ways(options)
-    take = made.points[1] + made.marriages[1]
-    over = (take // 5 + 1) * 5  # above the take
-    assert over - take <= strong.PLAY_EDGE < over + 5 - take
-    assert search._declared_at(made, over) > 0 > search._declared_at(made, over + 5)
-
-
 def test_the_contract_named_is_the_best_of_every_value_not_only_of_coarse_steps() -> None:
     """Of many contract values a few evenly spread ones are scored first, then every
     value next to the best of them: of two worlds, the contract named is the highest the
-    poorer one makes (with the play edge), not the nearest coarse step below it."""
+    poorer one makes, not the nearest coarse step below it."""
     from games.bots import strong
 
     options = Options()
@@ -276,4 +260,4 @@ def test_the_contract_named_is_the_best_of_every_value_not_only_of_coarse_steps(
     take = poorer.points[1] + poorer.marriages[1]
     values = list(range(100, 305, 5))
     _, named = search._best_contract([made, poorer], values, write_off=False)
-    assert named == (take + strong.PLAY_EDGE) // 5 * 5
+    assert named == take // 5 * 5
