@@ -406,7 +406,7 @@ def main() -> None:
             "yardstick_after": after,
             "deals": [
                 {"pairing": name, "groups": g, "deals": plays, "seatings": mode, "mean": m, "half_width": h,
-                 "win_rate": w, "win_half_width": wh, "per_layout": group_diffs[name]}
+                 "win_rate": w, "win_half_width": wh}
                 for name, g, plays, mode, m, h, w, wh, _ in rows
             ],
             "matches": [
@@ -415,6 +415,8 @@ def main() -> None:
                 for name, total, fin, mw, lo, hi, dpm, _ in match_rows
             ],
             "timing": timing,
+            # A − B per layout, in layout order: two runs on one seed compared layout by layout.
+            "per_layout": group_diffs,
         }  # fmt: skip
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
 
