@@ -177,7 +177,12 @@ def run_jobs[J, R](fn: Callable[[J], R], jobs: list[J], workers: int, *, chunksi
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             return list(pool.map(fn, jobs, chunksize=chunksize))
-    return [fn(j) for j in jobs]
+    out = []
+    for i, j in enumerate(jobs, 1):
+        out.append(fn(j))
+        if i % 10 == 0:
+            print(f"  {i}/{len(jobs)}", file=sys.stderr, flush=True)
+    return out
 
 
 def ci(values: list[float]) -> tuple[float, float]:
@@ -306,6 +311,7 @@ def main() -> None:
     all_times: dict[str, list[float]] = {}
     rows = []
     match_rows: list[tuple[str, int, int, float, float, float, float, float]] = []
+    group_diffs: dict[str, list[float]] = {}  # per layout, to compare two runs layout by layout
     for pair in args.pairs.split(","):
         level_a, level_b = pair.split(":")
         assert level_a in BENCH_LEVELS and level_b in BENCH_LEVELS, pair
@@ -328,6 +334,7 @@ def main() -> None:
             w, wh = ci(wins)
             plays = len(results) * len(seatings(table_options(args.preset).players, mode))
             rows.append((f"{level_a} vs {level_b}", len(results), plays, mode, m, h, w, wh, wall))
+            group_diffs[f"{level_a} vs {level_b}"] = diffs
         if args.matches:
             mjobs = [
                 (level_a, level_b, args.seed, i, args.preset, budgets) for i in range(args.matches)
@@ -408,6 +415,8 @@ def main() -> None:
                 for name, total, fin, mw, lo, hi, dpm, _ in match_rows
             ],
             "timing": timing,
+            # A − B per layout, in layout order: two runs on one seed compared layout by layout.
+            "per_layout": group_diffs,
         }  # fmt: skip
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
 

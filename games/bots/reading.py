@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.engine.cards import FULL_DECK, mask_marriages
+from games.engine.cards import FULL_DECK, KQ_MASKS, SUIT_MASKS, mask_marriages
 from games.engine.deal import active_seats
 from games.engine.views import View
 
 from .basic import BID_MARGIN, bid_estimate
-from .policy import bits
+from .policy import bits, choose_play
 
 # The bidding reads the calls as information: a sampled world in which a seat's hand
 # does not fit its calls (by the basic estimate, with this much slack) is drawn again.
@@ -128,6 +128,68 @@ class Told:
         ):
             named = contract + CONTRACT_READ
         self.named = named
+
+
+class Plays:
+    """The cards played this deal, in order, for reading a sampled world by them: would
+    each other seat, holding its cards in that world, have played what it did by the
+    play policy (:func:`games.bots.policy.choose_play`)? A player who did not cover, did
+    not cash an ace or threw a ten rather than a nine says something about his hand,
+    as the calls do in the bidding."""
+
+    __slots__ = ("declarer", "k", "me", "played", "tricks")
+
+    def __init__(self, view: View) -> None:
+        assert view.seat is not None
+        self.me = view.seat
+        self.declarer = view.declarer if view.declarer is not None else -1
+        self.k = len(active(view))
+        self.tricks = [[(s, c.index) for s, c in t] for t in view.played_tricks]
+        if view.trick:
+            self.tricks.append([(s, c.index) for s, c in view.trick])
+        self.played = [0] * view.players
+        for t in self.tricks:
+            for s, c in t:
+                self.played[s] |= 1 << c
+
+    def misfits(self, hands: Sequence[int], stop: int = 99) -> int:
+        """How many of the other seats' plays the policy would not have made with the
+        cards ``hands`` give them (counted up to ``stop``)."""
+        held = [h | p for h, p in zip(hands, self.played)]
+        me, declarer, k = self.me, self.declarer, self.k
+        trump = -1
+        played = 0
+        miss = 0
+        for t, trick in enumerate(self.tricks):
+            cards: list[int] = []
+            seats: list[int] = []
+            for s, c in trick:
+                hand = held[s]
+                if s != me:
+                    legal = hand
+                    if cards:
+                        legal = hand & SUIT_MASKS[cards[0] // 6]
+                        if not legal and trump >= 0:
+                            legal = hand & SUIT_MASKS[trump]
+                        if not legal:
+                            legal = hand
+                    if (
+                        legal >> c & 1
+                        and choose_play(hand, legal, cards, seats, s, declarer, trump, t, played, k)
+                        != c
+                    ):
+                        miss += 1
+                        if miss >= stop:
+                            return miss
+                if not cards and t and c % 6 in (2, 3):
+                    kq = KQ_MASKS[c // 6]
+                    if hand & kq == kq:
+                        trump = c // 6
+                held[s] = hand & ~(1 << c)
+                played |= 1 << c
+                cards.append(c)
+                seats.append(s)
+        return miss
 
 
 def fits(view: View, hand: int, bid: int | None, price: int) -> bool:

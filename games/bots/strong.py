@@ -58,6 +58,7 @@ from .objective import MatchValue
 from .policy import bits, cards_to_give, estimate_points, rollout
 from .reading import (
     CALL_SLACK,
+    Plays,
     Told,
     active,
     auction_without_me,
@@ -75,13 +76,17 @@ LIVE_BUDGET = Budget(seconds=0.3, samples=400)
 MASTER_BUDGET = Budget(seconds=1.5, samples=2000)
 GIVE_CANDIDATES = 5
 CALL_REDRAWS = 8
+# In the play a sampled world is also read by the cards played: of this many draws the
+# first in which every other seat played as the policy would with its cards is kept,
+# else the one with the fewest plays it would not have made.
+PLAY_REDRAWS = 8
 # A declarer writes off, in a bidding simulation, when his hand after the talon and the
 # gives is this far below the price (the rule the basic bot uses).
 WRITE_OFF_GAP = 30
 CONTRACT_STEPS = 8
 # Bidding: going on is valued with the contract named after the talon, this far below
 # what a sampled world's play-out takes (the declarer will not see the other hands).
-CONTRACT_MARGIN = 10
+CONTRACT_MARGIN = 0
 # Gives: every plan is played on the first PRUNE_AFTER samples, then the best KEEP_PLANS.
 PRUNE_AFTER = 6
 KEEP_PLANS = 4
@@ -282,6 +287,24 @@ class _Search:
             layout = sample_hands(know, self.rng)
         return layout
 
+    def _played_world(self, know: Knowledge, plays: Plays) -> list[int]:
+        """A layout of the unseen cards read by the calls (as :meth:`_world`) and by the
+        cards played: of :data:`PLAY_REDRAWS` draws, the first in which every other seat
+        played what the policy would have played with its cards in that layout, else the
+        one with the fewest such misfits (a world that does not fit the calls counts as
+        misfitting every play)."""
+        best: list[int] | None = None
+        best_miss = 1 << 30
+        for _ in range(PLAY_REDRAWS):
+            hands = sample_hands(know, self.rng)[0]
+            miss = plays.misfits(hands, best_miss) if self._fits(hands) else 1000
+            if miss < best_miss:
+                best, best_miss = hands, miss
+                if miss == 0:
+                    break
+        assert best is not None
+        return best
+
     def _fits(self, hands: Sequence[int]) -> bool:
         view = self.view
         told = self._told
@@ -376,20 +399,32 @@ class _Search:
         the bid; a world already written off stays so), ``None`` for a write-off. A
         contract above every world's take is never better than the highest one some world
         makes, so those are not scored, and of many values at most :data:`CONTRACT_STEPS`
-        evenly spread ones are."""
+        evenly spread ones are, then every value next to the best of them."""
         if not worlds:
             return 0.0, min(values)
         me = self.me
         top = max(d.points[me] + d.marriages[me] for d in worlds)
         useful = [c for c in values if c <= top] or [values[0]]
+        coarse = useful
         if len(useful) > CONTRACT_STEPS:
             step = (len(useful) - 1) / (CONTRACT_STEPS - 1)
-            useful = sorted({useful[round(i * step)] for i in range(CONTRACT_STEPS)})
-        best_ev, best_c = float("-inf"), None
-        for c in useful:
-            ev = sum(self.value.of(_scored_at(d, c)) for d in worlds) / len(worlds)
-            if ev > best_ev:
-                best_ev, best_c = ev, c
+            coarse = sorted({useful[round(i * step)] for i in range(CONTRACT_STEPS)})
+        evs: dict[int, float] = {}
+
+        def ev_at(c: int) -> float:
+            ev = evs.get(c)
+            if ev is None:
+                ev = evs[c] = sum(self.value.of(_scored_at(d, c)) for d in worlds) / len(worlds)
+            return ev
+
+        rough = max(coarse, key=lambda c: (ev_at(c), -c))
+        # Then every value between the best coarse one's neighbours.
+        i = coarse.index(rough)
+        lo = coarse[i - 1] if i else rough
+        hi = coarse[i + 1] if i + 1 < len(coarse) else rough
+        fine = max((c for c in useful if lo <= c <= hi), key=lambda c: (ev_at(c), -c))
+        best_ev: float = evs[fine]
+        best_c: int | None = fine
         if write_off and worlds[0].can_write_off():
             wo = sum(self.value.of(_scored_at(d, None)) for d in worlds) / len(worlds)
             if wo > best_ev:
@@ -405,8 +440,9 @@ class _Search:
         left = sum(view.hand_sizes)
         k = len(active(view))
         exact = left <= self.bot.exact_tricks * k
+        plays = Plays(view)
         for _ in self.clock.samples():
-            hands, _piles = self._world(know)
+            hands = self._played_world(know, plays)
             try:
                 world = deal_from_view(view, hands)
             except ValueError:

@@ -213,3 +213,51 @@ def test_a_defender_reads_a_contract_named_above_the_bid_into_the_declarers_hand
     unread = share(lambda: sample_hands(know, search.rng))
     assert read >= 0.5
     assert unread <= 0.2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_true_layout_fits_every_play_of_the_policy(players: int) -> None:
+    """Reading the cards played: at every turn of deals played by basic bots, the real
+    hidden cards are a world in which every other seat played what the policy would."""
+    import random
+
+    from games.bots import reading
+    from games.engine.match import deal_cards
+
+    options = Options().replace(players=players)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        dealer = seed % players
+        match = Match.empty(options, first_dealer=dealer)
+        match.start_deal(*deal_cards(rng, players, dealer))
+        bots = [make_bot("basic", seed=s) for s in range(players)]
+        while not match.awaiting_deal:
+            seat = match.to_act
+            assert seat is not None
+            view = match.view(seat)
+            if view.phase == "play" and view.played_tricks:
+                assert match.deal is not None
+                assert reading.Plays(view).misfits(match.deal.hands) == 0
+                checked += 1
+            match.apply(bots[seat].decide(view), seat=seat)
+    assert checked > 50
+
+
+def test_the_contract_named_is_the_best_of_every_value_not_only_of_coarse_steps() -> None:
+    """Of many contract values a few evenly spread ones are scored first, then every
+    value next to the best of them: of two worlds, the contract named is the highest the
+    poorer one makes, not the nearest coarse step below it."""
+    from games.bots import strong
+
+    options = Options()
+    match = Match.empty(options, first_dealer=2)
+    search = strong._Search(strong.StrongBot(seed=1, budget=BUDGET), match.view(1))
+    made, _ = _one_deal_both_ways(options)
+    poorer = made.copy()  # the same world with 60 card points fewer for the declarer
+    poorer.points[1] -= 60
+    poorer.points[0] += 60
+    take = poorer.points[1] + poorer.marriages[1]
+    values = list(range(100, 305, 5))
+    _, named = search._best_contract([made, poorer], values, write_off=False)
+    assert named == take // 5 * 5
