@@ -230,7 +230,8 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
         self.group = group
 
     async def disconnect(self, code: int) -> None:
-        await self.ended()
+        # The connection counts and the table's sockets are given back in ended(), which
+        # runs however the consumer ends (realtime.ReleasesChannel).
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
