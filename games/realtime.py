@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from asgiref.sync import SyncToAsync
@@ -104,7 +104,7 @@ class ReleasesChannel:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
-            await super().__call__(scope, receive, send)  # type: ignore[misc]
+            await super().__call__(scope, receive, sends_while_open(send))  # type: ignore[misc]
         finally:
             try:
                 await self.ended()
@@ -115,6 +115,29 @@ class ReleasesChannel:
 
     async def ended(self) -> None:
         """What the consumer must undo however it ended (with or without ``disconnect``)."""
+
+
+def sends_while_open(send: Callable[[dict[str, Any]], Awaitable[None]]) -> Any:
+    """The server's ``send``, with a frame for a socket that has already closed dropped.
+
+    A consumer prepares an answer (a table's state read from the database) while its
+    player leaves the page: by the time the frame is sent the server has closed the
+    socket, and uvicorn refuses the frame (a ``RuntimeError`` once the socket is closed,
+    ``ClientDisconnected`` while it closes), which ended the consumer with an error in
+    the log. Nobody is left to read that frame; the consumer then receives the
+    disconnect and ends as usual. Anything else sent out of order is still an error."""
+
+    async def guarded(message: dict[str, Any]) -> None:
+        try:
+            await send(message)
+        except (RuntimeError, OSError) as exc:  # uvicorn's ClientDisconnected is an OSError
+            if message.get("type") != "websocket.send" or (
+                isinstance(exc, RuntimeError) and "after sending 'websocket.close'" not in str(exc)
+            ):
+                raise
+            log.debug("a frame for a socket already closed was dropped: %s", exc)
+
+    return guarded
 
 
 async def channel_release(channel: str) -> None:

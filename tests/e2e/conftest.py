@@ -87,7 +87,7 @@ class Pages:
             viewport={"width": width, "height": height},
             timezone_id=timezone_id,
         )
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(30_000)
         self.contexts.append(context)
         page = context.new_page()
         self.watch(page)
@@ -111,4 +111,7 @@ def pages(browser: Any, e2e_server: LiveServer) -> Iterator[Pages]:
     opened = Pages(browser, e2e_server.url)
     yield opened
     opened.close()
-    assert not opened.errors, "\n".join(opened.errors)
+    report = "\n".join(opened.errors)
+    if "status of 5" in report:  # a server error: its traceback is in the server's log
+        report += f"\n--- the end of the server's log ---\n{e2e_server.log()}"
+    assert not opened.errors, report

@@ -56,6 +56,11 @@ class LiveServer:
     def __init__(self, *, bot_delay: str = BOT_DELAY, log_path: Path | None = None) -> None:
         self.bot_delay = bot_delay
         self.tmp = tempfile.TemporaryDirectory(prefix="thousand-e2e-")
+        # E2E_LOG_DIR: keep the server's log there (it is otherwise removed with the server).
+        kept = os.environ.get("E2E_LOG_DIR")
+        if log_path is None and kept:
+            Path(kept).mkdir(parents=True, exist_ok=True)
+            log_path = Path(kept) / f"server-{os.getpid()}.log"
         self.log_path = log_path or Path(self.tmp.name) / "server.log"
         # E2E_PORT: a fixed port (a shared machine may reserve a range for each person).
         self.port = int(os.environ.get("E2E_PORT") or 0) or free_port()

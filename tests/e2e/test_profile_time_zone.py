@@ -4,7 +4,7 @@ import pytest
 
 from tests.e2e.steps import sign_up
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)
 
 
 def test_a_player_takes_his_devices_time_zone_from_the_profile(pages):

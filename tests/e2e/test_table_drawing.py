@@ -14,7 +14,7 @@ from django.utils import translation
 from games.engine import Match, Options
 from games.pages.strings import table_strings
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)
 
 DRAW = """async ([model, strings]) => {
     let node = document.getElementById("ui-strings");

@@ -26,7 +26,7 @@ import pytest
 
 from tests.integration.processes import ROOT, free_port, start_worker, stop, wait_until
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
 BALANCER_TIMEOUT = 5.0  # docker-compose.yml's health checks of the web service
 

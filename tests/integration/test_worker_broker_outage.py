@@ -23,7 +23,7 @@ from celery import Celery
 
 from tests.integration.processes import RedisServer, start_worker, stop, wait_until
 
-pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
 
 @pytest.fixture
