@@ -27,6 +27,7 @@ import functools
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -158,11 +159,30 @@ def _event_loop() -> asyncio.AbstractEventLoop:
 
 
 _due: dict[str, float] = {}
+_beat_running: set[str] = set()  # the periodic tasks with a run not finished yet
+_beat_pool: ThreadPoolExecutor | None = None
+
+
+def _beat_executor() -> ThreadPoolExecutor:
+    """The in-process beat's own threads. On the threads that run bots' turns and the
+    consumers' database calls, a busy server (many tables of bots) kept the clock sweep
+    and the tournaments' tick waiting behind them for minutes, and a tick missed was
+    a round started late; each periodic task needs one thread at most (below)."""
+    global _beat_pool
+    with _loop_lock:
+        if _beat_pool is None:
+            schedule: dict[str, Any] = settings.CELERY_BEAT_SCHEDULE
+            _beat_pool = ThreadPoolExecutor(
+                max_workers=max(1, len(schedule)), thread_name_prefix="games-beat"
+            )
+        return _beat_pool
 
 
 def _tick() -> None:
-    """The in-process beat: start each periodic task whose time has come (in a worker
-    thread, like a bot's turn), then look again in a little while."""
+    """The in-process beat: start each periodic task whose time has come (in a thread of
+    its own), then look again in a little while. A task whose last run has not
+    finished is not started again: its runs never pile up behind a slow one (the next
+    run does what the missed ones would have: a sweep finds every clock past its time)."""
     loop = _loop
     if loop is None:
         return
@@ -171,8 +191,23 @@ def _tick() -> None:
     for name, entry in schedule.items():
         if _due.get(name, 0.0) <= now:
             _due[name] = now + float(entry["schedule"])
-            _spawn(_run_task, (entry["task"],))
+            if name not in _beat_running:
+                _beat_running.add(name)
+                task = asyncio.ensure_future(_run_periodic(name, entry["task"]))
+                _running.add(task)
+                task.add_done_callback(_running.discard)
     loop.call_later(0.25, _tick)
+
+
+async def _run_periodic(name: str, task: str) -> None:
+    try:
+        await sync_to_async(_call, thread_sensitive=False, executor=_beat_executor())(
+            _run_task, (task,)
+        )
+    except Exception:
+        log.exception("the periodic task %s failed", task)
+    finally:
+        _beat_running.discard(name)
 
 
 _discovered = False

@@ -329,6 +329,7 @@ def _commit_action(
         state.seats_version = table.seats_version
 
     revealed = None
+    dealt: Dealing | None = None
     result: MatchResult | None = None
     match = state.match
     # A match asked to finish after this deal (the round's time limit) ends here.
@@ -341,7 +342,8 @@ def _commit_action(
         revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
         revealed.revealed = True
         revealed.save(update_fields=["revealed"])
-        events.extend(deal_next(table, state, now))
+        dealt_events, dealt = deal_next(table, state, now)
+        events.extend(dealt_events)
     elif match.over or cut:
         revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
         revealed.revealed = True
@@ -365,8 +367,17 @@ def _commit_action(
         table_id = table.pk
         transaction.on_commit(lambda: table_state.ended(table_id))
         change = {"version": table.version, "ended": True}
-    elif revealed is None and fields == ["version", "deadline"]:
+    elif fields == ["version", "deadline"]:
         change = _plain_change(row)
+        if dealt is not None:
+            # The next deal's seeds, so that the other processes deal it as this one did
+            # without reading the log (games.state.follow). They stay between the
+            # server processes: a socket forwards only the message's text, never this.
+            change["deal"] = {
+                "number": dealt.number,
+                "server_seed": dealt.server_seed,
+                "client_seeds": dealt.client_seeds,
+            }
     broadcast.announce(
         table,
         state,
@@ -383,9 +394,10 @@ def _commit_action(
     )
 
 
-def deal_next(table: Table, state: table_state.TableState, now: Any) -> list[Any]:
+def deal_next(table: Table, state: table_state.TableState, now: Any) -> tuple[list[Any], Dealing]:
     """Deal the next dealing from its seeds, and publish the commitment of the one
-    after it, so that players' clients can add their seeds while this deal is played."""
+    after it, so that players' clients can add their seeds while this deal is played.
+    Returns the deal's events and the dealing dealt."""
     number = state.dealing + 1
     dealing = Dealing.objects.select_for_update().get(table_id=table.pk, number=number)
     events = state.start_dealing(dealing)
@@ -394,7 +406,7 @@ def deal_next(table: Table, state: table_state.TableState, now: Any) -> list[Any
     dealing.save(update_fields=["dealer", "dealt_at"])
     upcoming = new_dealing(table, number + 1)
     state.next_dealing = {"number": upcoming.number, "commitment": upcoming.commitment}
-    return events
+    return events, dealing
 
 
 def new_dealing(table: Table, number: int) -> Dealing:

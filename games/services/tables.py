@@ -178,7 +178,7 @@ def table_start(*, table: Table | int, user: User, first_dealer: int | None = No
         match=Match.empty(Options.from_dict(table.options), first_dealer=first_dealer),
         dealing=-1,
     )
-    events = actions.deal_next(table, state, now)
+    events, _ = actions.deal_next(table, state, now)
     table.deadline = actions.next_deadline(table, state, seats, now)
     table.save(update_fields=["status", "first_dealer", "started_at", "version", "deadline"])
     table_state.forget(table.pk)

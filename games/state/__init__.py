@@ -223,11 +223,18 @@ def follow(table_id: int, change: dict[str, Any]) -> None:
     (``games.realtime``): keep the state kept here in step with it, so that the next
     action served here needs no catch-up read of the log. ``change`` is what the
     committing process says the update changed: ``{"version", "seat", "action",
-    "client_id"}`` for an action that changed nothing but the match (no deal dealt, no
-    seat changed), ``{"version", "ended": True}`` when the match ended (the state is
-    dropped). Anything else, a version this state is not one short of, or a state in use
-    by another thread is left alone: the log stays the truth, and the next caller catches
-    up from it. Called on the event loop's thread: it never waits for a lock."""
+    "client_id"}`` for an action that changed nothing but the match (no seat changed),
+    with ``"deal"`` (the next dealing's number and seeds) when the action ended a deal
+    and the next was dealt, ``{"version", "ended": True}`` when the match ended (the
+    state is dropped). Anything else, a version this state is not one short of, or a
+    state in use by another thread is left alone: the log stays the truth, and the next
+    caller catches up from it. Called on the event loop's thread: it never waits for a
+    lock and never reads the database.
+
+    The next deal comes with the update that ends a deal so that a process whose
+    players' tables are spread over several processes deals it as the committing one
+    did: without it, every other process read the log and the dealings once a deal to
+    catch up (docs/benchmarks.md section 4)."""
     if change.get("ended"):
         ended(table_id)
         return
@@ -245,9 +252,22 @@ def follow(table_id: int, change: dict[str, Any]) -> None:
         except EngineError:
             forget(table_id)  # it did not apply here as it did there: rebuild from the log
             return
-        if state.match.awaiting_deal or state.match.over:
+        if state.match.over:
             forget(table_id)  # not an action the committing process calls plain
             return
+        if state.match.awaiting_deal:
+            deal = change.get("deal")
+            if deal is None or deal["number"] != state.dealing + 1:
+                forget(table_id)  # no next deal to deal here: rebuild from the log
+                return
+            state.start_dealing(
+                Dealing(
+                    table_id=table_id,
+                    number=deal["number"],
+                    server_seed=deal["server_seed"],
+                    client_seeds=deal["client_seeds"],
+                )
+            )
         state.version = version
         if change.get("client_id"):
             state.client_ids.add((seat, change["client_id"]))

@@ -111,6 +111,7 @@ def pages(browser: Any, e2e_server: LiveServer) -> Iterator[Pages]:
     opened = Pages(browser, e2e_server.url)
     yield opened
     opened.close()
+    e2e_server.stop_tables_left_playing()
     report = "\n".join(opened.errors)
     if "status of 5" in report:  # a server error: its traceback is in the server's log
         report += f"\n--- the end of the server's log ---\n{e2e_server.log()}"

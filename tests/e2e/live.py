@@ -122,6 +122,32 @@ class LiveServer:
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
 
+    def stop_tables_left_playing(self) -> int:
+        """Stop the tables a test left playing (its pages are closed): their seats would
+        otherwise pass to bots after two missed clocks, and bots at this server's pace
+        play them on to the end, dozens of tables by the end of a session, while later
+        tests wait on the same server. A tournament's tables are left alone (a fixture
+        may keep a tournament running over several tests). Marked abandoned in the
+        database, as the admin's action leaves them; nobody is watching them."""
+        url = self.env["DATABASE_URL"]
+        statement = (
+            "UPDATE games_table SET status = 'abandoned', deadline = NULL, finished_at = {now} "
+            "WHERE status = 'playing' AND id NOT IN "
+            "(SELECT table_id FROM tournaments_assignment WHERE table_id IS NOT NULL)"
+        )
+        if url.startswith("sqlite"):
+            import sqlite3
+            from contextlib import closing
+
+            database = url.removeprefix("sqlite:///")
+            with closing(sqlite3.connect(database, timeout=20)) as conn, conn:  # commits
+                return conn.execute(statement.format(now="CURRENT_TIMESTAMP")).rowcount
+        import psycopg
+
+        target = urlsplit(url)._replace(scheme="postgresql").geturl()
+        with psycopg.connect(target, autocommit=True, connect_timeout=5) as conn:
+            return conn.execute(statement.format(now="now()")).rowcount
+
     def log(self) -> str:
         try:
             return self.log_path.read_text(errors="replace")[-5000:]

@@ -3,7 +3,10 @@ service and the Celery task of a bot's turn when it is ready."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -50,3 +53,77 @@ def test_on_the_full_stack_a_bot_turn_is_sent_as_the_registered_task(
     settings.GAMES_SCHEDULER = "celery"
     scheduler.bot_turn_later(7, 3, 1.5)
     assert (recorder.calls, scheduler.pending()) == ([("send", ((7, 3), 1.5))], [])
+
+
+# -- the in-process beat (the embedded default) -------------------------------------------
+
+
+class Beat:
+    """The in-process beat on a loop of its own, with one periodic task that waits for
+    ``release`` before it returns."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+        settings.CELERY_BEAT_SCHEDULE = {"sweep": {"task": "games.clocks_sweep", "schedule": 0.05}}
+        self.runs: list[str] = []
+        self.release = threading.Event()
+        self.loop = asyncio.new_event_loop()
+        monkeypatch.setattr(scheduler, "_run_task", self.run)
+        monkeypatch.setattr(scheduler, "_loop", self.loop)
+        monkeypatch.setattr(scheduler, "_due", {})
+        monkeypatch.setattr(scheduler, "_beat_running", set())
+        monkeypatch.setattr(scheduler, "_beat_pool", None)
+
+    def run(self, task: str) -> None:
+        self.runs.append(task)
+        self.release.wait(10)
+
+    def until(self, runs: int, seconds: float = 10) -> None:
+        async def waiting() -> None:
+            for _ in range(int(seconds / 0.01)):
+                if len(self.runs) >= runs:
+                    return
+                await asyncio.sleep(0.01)
+
+        self.loop.run_until_complete(waiting())
+
+    def close(self) -> None:
+        self.release.set()
+        self.loop.run_until_complete(asyncio.sleep(0.1))
+        self.loop.close()
+
+
+@pytest.fixture
+def beat(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Iterator[Beat]:
+    started = Beat(monkeypatch, settings)
+    started.loop.call_soon(scheduler._tick)
+    yield started
+    started.close()
+
+
+def test_a_periodic_task_is_not_started_again_while_its_last_run_goes_on(beat: Beat) -> None:
+    beat.until(runs=1)
+    beat.loop.run_until_complete(asyncio.sleep(0.5))  # ten periods
+    assert beat.runs == ["games.clocks_sweep"]
+
+
+def test_a_periodic_task_runs_again_once_its_last_run_has_finished(beat: Beat) -> None:
+    beat.until(runs=1)
+    beat.release.set()
+    beat.until(runs=3)
+    assert beat.runs == ["games.clocks_sweep"] * 3
+
+
+def test_the_beat_runs_while_every_thread_of_the_bots_turns_is_busy(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    beat = Beat(monkeypatch, settings)
+    busy = threading.Event()
+    beat.loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
+    beat.loop.run_in_executor(None, busy.wait, 10)  # a long bot's turn holds the one thread
+    beat.loop.call_soon(scheduler._tick)
+    try:
+        beat.until(runs=1)
+        assert beat.runs == ["games.clocks_sweep"]
+    finally:
+        busy.set()
+        beat.close()

@@ -149,21 +149,42 @@ def test_following_plain_updates_gives_the_state_the_log_gives(
     assert (mine.version, views(mine)) == (7, views(from_the_log(table.pk)))
 
 
-def test_a_follower_past_a_deal_boundary_catches_up_from_the_log_and_agrees_with_it(
-    changes: list[dict[str, Any] | None],
-) -> None:
+def played_past_a_deal_s_end(changes: list[dict[str, Any] | None]) -> Table:
+    """A table whose first action this process served, and whose actions to the end of
+    the first deal and three more another process served."""
     table, _ = started_table(humans=3, bots=0)
     submit(table.pk)
     with Process().serving():
-        while True:
+        while "deal" not in (changes[-1] or {}):
             submit(table.pk, plain=False)
-            if changes[-1] is None:  # a deal ended: its update is not a plain change
-                break
         for _ in range(3):
             submit(table.pk)
+    return table
+
+
+def test_a_follower_deals_the_next_deal_from_the_update_that_ends_a_deal(
+    changes: list[dict[str, Any] | None],
+) -> None:
+    table = played_past_a_deal_s_end(changes)
     for change in changes[1:]:
-        if change is not None:
-            table_state.follow(table.pk, change)
+        assert change is not None
+        table_state.follow(table.pk, change)
+    mine = table_state.cached(table.pk)
+    assert mine is not None
+    played = Table.objects.get(pk=table.pk).version
+    assert (mine.version, views(mine)) == (played, views(from_the_log(table.pk)))
+    with CaptureQueriesContext(connection) as queries:
+        submit(table.pk)
+    assert log_reads(queries) == []
+
+
+def test_a_follower_given_a_deal_s_end_without_the_next_deal_catches_up_from_the_log(
+    changes: list[dict[str, Any] | None],
+) -> None:
+    table = played_past_a_deal_s_end(changes)
+    for change in changes[1:]:
+        assert change is not None
+        table_state.follow(table.pk, {k: v for k, v in change.items() if k != "deal"})
     version = submit(table.pk, seen=from_the_log(table.pk))
     mine = table_state.cached(table.pk)
     assert mine is not None
