@@ -84,7 +84,7 @@ class LiveServer:
             GAMES_SCHEDULER="loop",
             GAMES_BOT_DELAY=self.bot_delay,
             LOG_FORMAT="console",
-            LOG_LEVEL="WARNING",
+            LOG_LEVEL=os.environ.get("E2E_LOG_LEVEL", "WARNING"),
             PYTHONUNBUFFERED="1",
         )
         return env

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 PASSWORD = "a long e2e password 42"
+CLICK_MS = 5_000  # a button seen a moment ago that does not take a click by then has gone
 _names = itertools.count(1)
 
 
@@ -52,25 +53,32 @@ def act_once(page: Any) -> bool:
     """Take one turn the way a person would: ask the page what is clickable and pick.
     Cards first (play, or give then a receiver); in the bidding, pass; a contract, the
     lowest. Returns False when nothing was clickable."""
-    cards = page.locator(".hand button.card:not([disabled])")
-    if cards.count():
-        # The left edge: in a hand the next card covers the rest, as a finger sees it.
-        cards.first.click(position={"x": 8, "y": 24})
-        gives = page.locator(".actions .gives button")
-        if gives.count():
-            gives.first.click()
-        return True
-    for selector in (
-        '.actions button[data-action*="\\"look\\""]',
-        '.actions button[data-action*="\\"pass\\""]',
-        ".actions .contract button.value",
-        ".talon-choice",
-        ".actions button[data-action]",
-    ):
-        button = page.locator(selector)
-        if button.count():
-            button.first.click()
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        cards = page.locator(".hand button.card:not([disabled])")
+        if cards.count():
+            # The left edge: in a hand the next card covers the rest, as a finger sees it.
+            cards.first.click(position={"x": 8, "y": 24}, timeout=CLICK_MS)
+            gives = page.locator(".actions .gives button")
+            if gives.count():
+                gives.first.click(timeout=CLICK_MS)
             return True
+        for selector in (
+            '.actions button[data-action*="\\"look\\""]',
+            '.actions button[data-action*="\\"pass\\""]',
+            ".actions .contract button.value",
+            ".talon-choice",
+            ".actions button[data-action]",
+        ):
+            button = page.locator(selector)
+            if button.count():
+                button.first.click(timeout=CLICK_MS)
+                return True
+    except PlaywrightTimeout:
+        # The page was drawn again between looking and clicking (an update arrived, the
+        # move clock ran out): the caller reads the page again.
+        return False
     return False
 
 
