@@ -7,7 +7,6 @@
   if (!root) return;
   var delay = 1000;
   var pending = null;
-  var connectedBefore = false;
 
   function apply(html) {
     var fresh = document.createElement("template");
@@ -43,8 +42,10 @@
     var ws = new WebSocket(scheme + location.host + root.dataset.wsPath);
     ws.onopen = function () {
       delay = 1000;
-      if (connectedBefore) refresh(); // what changed while the connection was down
-      connectedBefore = true;
+      // What changed before this connection listened: while the connection was down,
+      // and, on the first one, between the page's rendering and now (a round seated
+      // in that second was missed until the next change).
+      refresh();
     };
     ws.onmessage = function (event) {
       try {

@@ -9,7 +9,6 @@
   var wsPath = panel.dataset.wsPath;
   var delay = 1000;
   var pending = null;
-  var connectedBefore = false;
 
   function refresh() {
     if (pending) return;
@@ -35,8 +34,7 @@
     var ws = new WebSocket(scheme + location.host + wsPath);
     ws.onopen = function () {
       delay = 1000;
-      if (connectedBefore) refresh();
-      connectedBefore = true;
+      refresh(); // what changed before this connection listened (tournaments/live.js)
     };
     ws.onmessage = function (event) {
       try {
