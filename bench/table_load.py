@@ -1317,7 +1317,7 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
             f"| {r['tables']} | {r['think']:g} s | {r['workers']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
             f"{r['p99_ms']:.1f} | {r['max_ms']:.0f} | {r['stalled']} ({r['never_moved']}) | "
             f"{r['max_gap']:.1f} | {r['finished']} | {errors} | "
-            f"{r['cpu_ms_per_action']:.1f} ({r['sys_ms_per_action']:.1f}) / {r['db_ms_per_action']:.1f} | "
+            f"{r['cpu_ms_per_action']:.2f} ({r['sys_ms_per_action']:.2f}) / {r['db_ms_per_action']:.2f} | "
             f"{r['cpu_server']:.2f} / {r['cpu_db']:.2f} / {r['cpu_loadgen']:.2f} / {r['cpu_machine']:.2f} | "
             f"{'/'.join(str(x) for x in r['spread'])} |"
         )
@@ -1424,9 +1424,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         choices=["seats", "tables"],
         default="seats",
         help="with --server ports: 'seats' (default) puts each table's three clients on the "
-        "processes round-robin (as a balancer without sticky sessions does, so most actions "
-        "cross processes); 'tables' puts all three on one process (nothing crosses: the cost "
-        "of more processes without the cost of spreading players)",
+        "processes round-robin (as a balancer that knows nothing of tables does, so most "
+        "actions cross processes); 'tables' puts all three on one process, as the "
+        "deployment's balancer does (deploy/haproxy.cfg hashes a table's socket path; "
+        "nothing crosses processes)",
     )
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--window", type=float, default=15.0)

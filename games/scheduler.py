@@ -26,7 +26,7 @@ import asyncio
 import functools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -193,9 +193,7 @@ def _tick() -> None:
             _due[name] = now + float(entry["schedule"])
             if name not in _beat_running:
                 _beat_running.add(name)
-                task = asyncio.ensure_future(_run_periodic(name, entry["task"]))
-                _running.add(task)
-                task.add_done_callback(_running.discard)
+                _keep(_run_periodic(name, entry["task"]))
     loop.call_later(0.25, _tick)
 
 
@@ -233,7 +231,12 @@ _running: set[asyncio.Future[None]] = set()  # the loop keeps only weak referenc
 
 
 def _spawn(fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    task = asyncio.ensure_future(_run(fn, args))
+    _keep(_run(fn, args))
+
+
+def _keep(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run ``coroutine`` on the running loop, holding its task until it ends."""
+    task = asyncio.ensure_future(coroutine)
     _running.add(task)
     task.add_done_callback(_running.discard)
 

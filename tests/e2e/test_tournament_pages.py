@@ -196,6 +196,34 @@ def test_the_entrants_update_without_a_reload_when_someone_registers_through_the
     assert watcher.evaluate("() => window.notReloaded") is True
 
 
+def test_a_notification_sent_before_the_page_s_socket_opened_is_shown(organiser, pages, e2e_server):
+    """An announcement posted between a page's rendering and its tournament socket's
+    subscription sent that page no message: the notification area is fetched again when
+    the socket opens."""
+    tournament_id = organiser.announce("Quiet Swiss")
+    page = pages.new()
+    sign_up(page)
+    page.goto(f"/tournaments/{tournament_id}/")
+    page.click("button:text-is('Register')")
+    announced: list[bool] = []
+
+    def announce_then_connect(ws: Any) -> None:
+        if not announced:  # the page is rendered; its socket is not open yet
+            announced.append(True)
+            e2e_server.manage(
+                "shell", "-c",
+                "from tournaments.notices import announcement_create; "
+                f"announcement_create(tournament={tournament_id}, text='Tea at eight.')",
+            )  # fmt: skip
+        ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r"/ws/tournaments/"), announce_then_connect)
+    page.goto("/tournaments/")
+
+    page.wait_for_selector("#notifications-unread:not([hidden])", timeout=TICK)
+    assert announced and page.inner_text("#notifications-unread") == "1"
+
+
 def test_a_running_tournament_shows_its_round_with_links_to_the_live_tables(running, pages):
     page = pages.new()
     page.goto("/tournaments/")

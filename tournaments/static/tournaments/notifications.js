@@ -31,7 +31,8 @@
           var fresh = document.createElement("template");
           fresh.innerHTML = html;
           var next = fresh.content.getElementById("notifications");
-          if (!next) return;
+          // Unchanged (the usual case after a page load): keep the area as it is.
+          if (!next || next.innerHTML === area.innerHTML) return;
           next.open = area.open;
           area.replaceWith(next);
           area = next;
@@ -44,6 +45,7 @@
   function connect(path, delay) {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var ws = new WebSocket(scheme + location.host + path);
+    ws.onopen = function () { delay = 1000; refresh(); };
     ws.onmessage = function (event) {
       try {
         if (JSON.parse(event.data).type === "changed") refresh();

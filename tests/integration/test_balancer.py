@@ -1,0 +1,151 @@
+"""The balancer of the deployment (deploy/haproxy.cfg) run for real by HAProxy, in front
+of three stand-in web replicas: a table's websockets go to one replica, by the hash of
+their path, and everything else to the least busy one.
+
+The replicas are tiny HTTP servers that answer the health check and note which of them
+each request reached; the configuration is the deployment's own, with its Docker DNS
+lookup of the replicas replaced by their three local addresses.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.services import ci
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Replica(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.paths: list[str] = []
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: Replica
+
+    def do_GET(self) -> None:
+        if self.path == "/healthz":
+            body = json.dumps({"status": "ok"}).encode()
+        else:
+            self.server.paths.append(self.path)
+            body = str(self.server.port).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _local_config(replicas: list[Replica], port: int) -> str:
+    """deploy/haproxy.cfg with the replicas at local addresses instead of Docker's DNS."""
+    text = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    servers = "\n".join(f"    server web{i} 127.0.0.1:{r.port}" for i, r in enumerate(replicas))
+    text, templates = re.subn(r"(?m)^\s*server-template web \d+ web:8000$", servers, text)
+    text = re.sub(r"(?ms)^resolvers docker\n.*?\n\n", "", text)
+    text = text.replace(" resolvers docker init-addr none", "")
+    text = text.replace("bind :8000", f"bind 127.0.0.1:{port}")
+    text = text.replace("maxconn 20000", "maxconn 200")
+    assert templates == 2, "the web and table backends both list the replicas"
+    return text
+
+
+@pytest.fixture
+def balancer(tmp_path: Path) -> Iterator[tuple[int, list[Replica]]]:
+    haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+    if haproxy is None:
+        message = "needs HAProxy (apt-get install haproxy)"
+        if ci():
+            pytest.fail(f"CI is set, so this is a failure: {message}", pytrace=False)
+        pytest.skip(message)
+    replicas = [Replica() for _ in range(3)]
+    for r in replicas:
+        threading.Thread(target=r.serve_forever, daemon=True).start()
+    port = _free_port()
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(_local_config(replicas, port))
+    process = subprocess.Popen(
+        [haproxy, "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:  # until every replica passed its first health check
+            answered = {_get(port, f"/ready/{i}/") for i in range(12)}
+            if answered == {str(r.port) for r in replicas}:
+                break
+            assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+            assert time.monotonic() < deadline, f"replicas not all up behind HAProxy: {answered}"
+            time.sleep(0.2)
+        for r in replicas:
+            r.paths.clear()
+        yield port, replicas
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        for r in replicas:
+            r.shutdown()
+            r.server_close()
+
+
+def _get(port: int, path: str) -> str:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.read().decode() if response.status == 200 else f"HTTP {response.status}"
+    except OSError as exc:
+        return f"error {exc}"
+    finally:
+        connection.close()
+
+
+def test_a_table_s_sockets_all_reach_the_same_replica(balancer):
+    port, _ = balancer
+    paths = [f"/ws/tables/42/?client={n}" for n in range(6)] + ["/ws/tables/42/"] * 3
+
+    reached = {_get(port, path) for path in paths}
+
+    assert len(reached) == 1
+
+
+def test_the_tables_spread_over_every_replica(balancer):
+    port, replicas = balancer
+
+    reached = {_get(port, f"/ws/tables/{table}/") for table in range(1, 61)}
+
+    assert reached == {str(r.port) for r in replicas}
+
+
+def test_pages_are_not_tied_to_one_replica(balancer):
+    port, replicas = balancer
+
+    reached = {_get(port, "/lobby/") for _ in range(12)}
+
+    assert reached == {str(r.port) for r in replicas}
