@@ -44,7 +44,8 @@ class Solver:
         self.order = order  # the active seats, clockwise
         self.k = len(order)
         self.ace_marriage = ace_marriage
-        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
+        # key -> (lower bound, upper bound, the card that makes the exact value or -1)
+        self.table: dict[tuple[object, ...], tuple[int, int, int]] = {}
         self.nodes = 0
 
     def _next(self, seat: int) -> int:
@@ -68,7 +69,7 @@ class Solver:
         key = (hands, trick, to_act, trump, marriages_on)
         entry = self.table.get(key)
         if entry is not None:
-            lo, hi = entry
+            lo, hi, _ = entry
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -90,29 +91,52 @@ class Solver:
         else:
             legal = hand
         best = -INF if maximise else INF
+        best_card = -1
         for card in _cards_desc(legal):
             v = self.after(hands, trick, seats, to_act, trump, marriages_on, card, alpha, beta)
             if maximise:
                 if v > best:
                     best = v
+                    best_card = card
                 if best > alpha:
                     alpha = best
             else:
                 if v < best:
                     best = v
+                    best_card = card
                 if best < beta:
                     beta = best
             if alpha >= beta:
                 break
-        lo, hi = entry if entry is not None else (-INF, INF)
+        lo, hi, card = entry if entry is not None else (-INF, INF, -1)
         if best <= a0:
             hi = min(hi, best)
         elif best >= b0:
             lo = max(lo, best)
         else:
+            # Inside the window the value is exact, and so is the card: the first one,
+            # high to low, that makes it (an earlier card of the same value would have
+            # been searched inside the window too, and kept).
             lo = hi = best
-        self.table[key] = (lo, hi)
+            card = best_card
+        self.table[key] = (lo, hi, card)
         return best
+
+    def line_card(
+        self,
+        hands: tuple[int, ...],
+        trick: tuple[int, ...],
+        to_act: int,
+        trump: int,
+        marriages_on: bool,
+        value: int,
+    ) -> int:
+        """The first card, high to low, that keeps the position at ``value``, when a
+        search already proved it (else -1): following a solved line needs no search."""
+        entry = self.table.get((hands, trick, to_act, trump, marriages_on))
+        if entry is not None and entry[0] == entry[1] == value:
+            return entry[2]
+        return -1
 
     def after(
         self,

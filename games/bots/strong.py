@@ -478,7 +478,10 @@ def _play_exactly(deal: Deal, solver: Solver) -> None:
         on = deal.trick_no > 0
         cards = bits(deal.playable_mask())
         choice = cards[-1]
-        if len(cards) > 1:
+        known = solver.line_card(hands, trick, seat, deal.trump, on, v) if len(cards) > 1 else -1
+        if known >= 0:
+            choice = known
+        elif len(cards) > 1:
             for card in reversed(cards):
                 if seat == decl:
                     keeps = (

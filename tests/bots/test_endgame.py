@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.bots.endgame import cards_left, solve, solver_for
-from games.engine import Match, Options, Phase
+from games.engine import Match, Options, Phase, Play
 from games.engine.deal import Deal
 
 
@@ -57,6 +57,39 @@ def test_the_solver_equals_brute_force_on_small_positions(
     if deal is None:
         return
     assert solve(deal) == _brute(deal)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    players=st.sampled_from([2, 3, 4]),
+    seed=st.integers(0, 10**9),
+    tricks_left=st.integers(1, 3),
+    ace_marriage=st.booleans(),
+)
+def test_the_card_a_solve_remembers_is_the_first_one_that_keeps_the_value(
+    players: int, seed: int, tricks_left: int, ace_marriage: bool
+) -> None:
+    """What a play-out follows without searching again (``Solver.line_card``) is the card
+    the search-per-card rule would pick: the first, high to low, whose value under best
+    play (brute force) is the position's."""
+    deal = _position(players, seed, tricks_left, ace_marriage)
+    if deal is None or len(deal.legal_actions()) < 2:
+        return
+    solver = solver_for(deal)
+    value = solve(deal, solver)
+    remembered = solver.line_card(
+        tuple(deal.hands), tuple(deal.trick), deal.to_act, deal.trump, deal.trick_no > 0, value
+    )
+    decl = deal.declarer
+    before = deal.points[decl] + deal.marriages[decl]
+    keeping = []
+    for action in deal.legal_actions():
+        assert isinstance(action, Play)
+        child = deal.copy()
+        child.apply(action)
+        if child.points[decl] + child.marriages[decl] - before + _brute(child) == value:
+            keeping.append(action.card.index)
+    assert remembered == max(keeping)
 
 
 def test_a_shared_table_gives_the_same_values_as_fresh_ones() -> None:
