@@ -466,8 +466,9 @@ def _scored_at(deal: Deal, contract: int | None) -> Deal:
 
 def _play_exactly(deal: Deal, solver: Solver) -> None:
     """Finish ``deal`` with best play for both sides: the solver's value of the position,
-    then at every turn the first card (high to low) that keeps it, proven with a null
-    window (a search that only asks "at least v?" or "at most v?" is far cheaper)."""
+    then at every turn the first card (high to low) that keeps it: the one the solve
+    remembered (``Solver.line_card``), else proven with a null window (a search that only
+    asks "at least v?" or "at most v?" is far cheaper)."""
     decl = deal.declarer
     v = solve_value(deal, solver)
     while deal.phase is _PLAY:
@@ -477,11 +478,11 @@ def _play_exactly(deal: Deal, solver: Solver) -> None:
         seats = tuple(deal.trick_seats)
         on = deal.trick_no > 0
         cards = bits(deal.playable_mask())
-        choice = cards[-1]
-        known = solver.line_card(hands, trick, seat, deal.trump, on, v) if len(cards) > 1 else -1
-        if known >= 0:
-            choice = known
-        elif len(cards) > 1:
+        choice = (
+            cards[0] if len(cards) == 1 else solver.line_card(hands, trick, seat, deal.trump, on, v)
+        )
+        if choice < 0:  # not known from the solve: prove it card by card
+            choice = cards[-1]
             for card in reversed(cards):
                 if seat == decl:
                     keeps = (

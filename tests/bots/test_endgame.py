@@ -43,13 +43,17 @@ def _position(players: int, seed: int, tricks_left: int, ace_marriage: bool) -> 
     return deal if deal.phase is Phase.PLAY else None
 
 
-@settings(max_examples=150, deadline=None)
-@given(
+# The arguments of :func:`_position` for positions brute force still searches quickly.
+small_positions = given(
     players=st.sampled_from([2, 3, 4]),
     seed=st.integers(0, 10**9),
     tricks_left=st.integers(1, 3),
     ace_marriage=st.booleans(),
 )
+
+
+@settings(max_examples=150, deadline=None)
+@small_positions
 def test_the_solver_equals_brute_force_on_small_positions(
     players: int, seed: int, tricks_left: int, ace_marriage: bool
 ) -> None:
@@ -60,12 +64,7 @@ def test_the_solver_equals_brute_force_on_small_positions(
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    players=st.sampled_from([2, 3, 4]),
-    seed=st.integers(0, 10**9),
-    tricks_left=st.integers(1, 3),
-    ace_marriage=st.booleans(),
-)
+@small_positions
 def test_the_card_a_solve_remembers_is_the_first_one_that_keeps_the_value(
     players: int, seed: int, tricks_left: int, ace_marriage: bool
 ) -> None:

@@ -2,8 +2,8 @@
 of three stand-in web replicas: a table's websockets go to one replica, by the hash of
 their path, and everything else to the least busy one.
 
-The replicas are tiny HTTP servers that answer the health check and note which of them
-each request reached; the configuration is the deployment's own, with its Docker DNS
+The replicas are tiny HTTP servers that answer the health check and every other request
+with their own port, so a test sees which one a request reached; the configuration is the deployment's own, with its Docker DNS
 lookup of the replicas replaced by their three local addresses.
 """
 
@@ -33,7 +33,6 @@ class Replica(ThreadingHTTPServer):
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
-        self.paths: list[str] = []
 
     @property
     def port(self) -> int:
@@ -47,7 +46,6 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/healthz":
             body = json.dumps({"status": "ok"}).encode()
         else:
-            self.server.paths.append(self.path)
             body = str(self.server.port).encode()
         self.send_response(200)
         self.send_header("Content-Length", str(len(body)))
@@ -103,8 +101,6 @@ def balancer(tmp_path: Path) -> Iterator[tuple[int, list[Replica]]]:
             assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
             assert time.monotonic() < deadline, f"replicas not all up behind HAProxy: {answered}"
             time.sleep(0.2)
-        for r in replicas:
-            r.paths.clear()
         yield port, replicas
     finally:
         process.terminate()
