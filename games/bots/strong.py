@@ -120,11 +120,16 @@ class StrongBot:
         if len(legal) == 1:
             return legal[0]
         try:
-            return _Search(self, view).decide()
+            return self.search(view).decide()
         except Exception:
             if self.strict:
                 raise
             return self._fallback.decide(view)
+
+    def search(self, view: View) -> _Search:
+        """The search of one decision (the bench's ``bench/ceiling.py`` swaps in one that
+        is told the hidden cards, to measure what not knowing them costs)."""
+        return _Search(self, view)
 
 
 class MasterBot(StrongBot):
