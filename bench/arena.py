@@ -58,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.engine import deals_per_second
 from bench.strong_v1 import StrongV1Bot
 from games.bots import LEVELS, LIVE_BUDGET, MASTER_BUDGET, Bot, Budget, make_bot
+from games.bots_report import wilson
 from games.engine import Match, Options
 from games.engine.match import deal_cards
 
@@ -190,17 +191,6 @@ def ci(values: list[float]) -> tuple[float, float]:
     if len(values) < 2:
         return m, float("nan")
     return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-
-
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a proportion: (low, high)."""
-    if n == 0:
-        return float("nan"), float("nan")
-    z = 1.96
-    p = wins / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return mid - half, mid + half
 
 
 def pct(values: list[float], q: float) -> float:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,85 @@ def build_report(runs: list[dict[str, Any]]) -> dict[str, Any]:
             "ratings": ratings(deal_rows),
         }
     return out
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a proportion ``wins / n``: (low, high)."""
+    if n == 0:
+        return float("nan"), float("nan")
+    z = 1.96
+    p = wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return mid - half, mid + half
+
+
+def _half_width(values: list[float]) -> float:
+    """The 95% half-width of the mean of ``values`` (normal), as the arena prints it."""
+    if len(values) < 2:
+        return float("nan")
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def pool_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several arena runs of the same bots on other seeds as one measurement: every
+    pairing's layouts together (the mean, its interval and the share of layouts won,
+    recomputed from each run's ``per_layout``), every pairing's whole matches summed
+    (the Wilson interval recomputed); the machine, yardsticks and time a decision of the
+    last run. Runs of other table sizes, presets or budgets, or a pairing whose layouts a
+    run did not keep, are refused (``ValueError``): pooling is for one version measured
+    twice, never for two versions."""
+    first = runs[0]
+    for run in runs[1:]:
+        for key in ("players", "preset", "budgets", "clock"):
+            if run.get(key) != first.get(key):
+                raise ValueError(f"the runs differ in {key}: they are not one measurement")
+    layouts: dict[str, list[float]] = {}
+    deal_rows: dict[str, dict[str, Any]] = {}
+    matches: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for row in run.get("deals", []):
+            name = row["pairing"]
+            per = (run.get("per_layout") or {}).get(name)
+            if per is None:
+                raise ValueError(f"{name} (seed {run.get('seed')}): no per_layout to pool")
+            layouts.setdefault(name, []).extend(per)
+            pooled = deal_rows.setdefault(name, {**row, "deals": 0})
+            pooled["deals"] += row["deals"]
+        for row in run.get("matches", []):
+            total = matches.setdefault(
+                row["pairing"], {"pairing": row["pairing"], "matches": 0, "finished": 0, "wins": 0, "deals": 0.0}
+            )  # fmt: skip
+            total["matches"] += row["matches"]
+            total["finished"] += row["finished"]
+            if row["finished"]:
+                total["wins"] += round(row["win_rate"] * row["finished"])
+            total["deals"] += row["deals_per_match"] * row["matches"]
+    for name, row in deal_rows.items():
+        diffs = layouts[name]
+        # A layout is won by A when A's seats scored more in all (arena.play_group): the
+        # sign of its mean difference.
+        won = [1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs]
+        row.update(
+            groups=len(diffs), mean=statistics.fmean(diffs), half_width=_half_width(diffs),
+            win_rate=statistics.fmean(won), win_half_width=_half_width(won),
+        )  # fmt: skip
+    match_rows = []
+    for total in matches.values():
+        low, high = wilson(total["wins"], total["finished"])
+        finished = total["finished"]
+        match_rows.append({
+            "pairing": total["pairing"], "matches": total["matches"], "finished": finished,
+            "win_rate": total["wins"] / finished if finished else float("nan"), "low": low, "high": high,
+            "deals_per_match": total["deals"] / total["matches"] if total["matches"] else 0.0,
+        })  # fmt: skip
+    return {
+        **runs[-1],
+        "seed": "+".join(str(run["seed"]) for run in runs),
+        "deals": list(deal_rows.values()),
+        "matches": match_rows,
+        "per_layout": layouts,
+    }
 
 
 def load_report(path: Path = REPORT_PATH) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games.bots_report import REPORT_PATH, build_report, ratings
+from games.bots_report import REPORT_PATH, build_report, pool_runs, ratings, wilson
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +62,47 @@ def test_bots_report_writes_the_pages_figures(tmp_path: Path) -> None:
     report = json.loads(output.read_text())
     assert report["sizes"]["4"]["deals"][0]["mean"] == 47.5
     assert report["sizes"]["4"]["deals"][0]["seed"] == 808
+
+
+def _measured(seed: int, per_layout: list[float], won: int, finished: int) -> dict[str, object]:
+    """A run of master against strong on ``per_layout`` and ``finished`` whole matches."""
+    run = _run(3, [("master vs strong", 0.0, 0.0)], seed=seed)
+    run["per_layout"] = {"master vs strong": per_layout}
+    run["deals"][0]["deals"] = 3 * len(per_layout)  # type: ignore[index]
+    run["matches"] = [{"pairing": "master vs strong", "matches": finished, "finished": finished,
+                       "win_rate": won / finished, "low": 0.0, "high": 1.0, "deals_per_match": 30.0}]  # fmt: skip
+    return run
+
+
+def test_pooled_runs_are_one_measurement_over_all_their_layouts_and_matches() -> None:
+    pooled = pool_runs([_measured(1, [10.0, -4.0], 4, 6), _measured(2, [0.0, 6.0, 8.0], 5, 12)])
+    row = pooled["deals"][0]
+    assert (row["groups"], row["deals"], row["mean"], row["win_rate"]) == (5, 15, 4.0, 0.7)
+    assert (pooled["matches"][0]["finished"], pooled["matches"][0]["win_rate"]) == (18, 0.5)
+    assert (pooled["matches"][0]["low"], pooled["matches"][0]["high"]) == wilson(9, 18)
+    assert pooled["seed"] == "1+2"
+
+
+def test_runs_of_other_budgets_are_not_pooled() -> None:
+    other = _measured(2, [1.0, 2.0], 1, 2)
+    other["budgets"] = {"strong": [0.1, 400]}
+    with pytest.raises(ValueError, match="budgets"):
+        pool_runs([_measured(1, [1.0, 2.0], 1, 2), other])
+
+
+def test_a_run_without_its_layouts_is_not_pooled() -> None:
+    with pytest.raises(ValueError, match="per_layout"):
+        pool_runs([_measured(1, [1.0], 1, 2), _run(3, [("master vs strong", 5.0, 0.5)], seed=2)])
+
+
+def test_bots_report_pools_files_joined_by_a_plus(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_text(json.dumps(_measured(7301, [6.0, 2.0], 1, 3)))
+    second.write_text(json.dumps(_measured(7302, [-2.0, 2.0], 2, 3)))
+    output = tmp_path / "report.json"
+    call_command("bots_report", f"{first}+{second}", "--output", str(output))
+    row = json.loads(output.read_text())["sizes"]["3"]["deals"][0]
+    assert (row["mean"], row["groups"], row["seed"]) == (2.0, 4, "7301+7302")
 
 
 def test_bots_report_refuses_a_file_that_is_not_arena_output(tmp_path: Path) -> None:
