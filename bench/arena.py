@@ -58,7 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.engine import deals_per_second
 from bench.strong_v1 import StrongV1Bot
 from games.bots import LEVELS, LIVE_BUDGET, MASTER_BUDGET, Bot, Budget, make_bot
-from games.bots_report import wilson
+from games.bots_report import mean_interval, wilson
 from games.engine import Match, Options
 from games.engine.match import deal_cards
 
@@ -184,13 +184,6 @@ def run_jobs[J, R](fn: Callable[[J], R], jobs: list[J], workers: int, *, chunksi
         if i % 10 == 0:
             print(f"  {i}/{len(jobs)}", file=sys.stderr, flush=True)
     return out
-
-
-def ci(values: list[float]) -> tuple[float, float]:
-    m = statistics.fmean(values)
-    if len(values) < 2:
-        return m, float("nan")
-    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def pct(values: list[float], q: float) -> float:
@@ -320,8 +313,8 @@ def main() -> None:
             for lv, ts in r[2].items():
                 all_times.setdefault(lv, []).extend(ts)
         if results:
-            m, h = ci(diffs)
-            w, wh = ci(wins)
+            m, h = mean_interval(diffs)
+            w, wh = mean_interval(wins)
             plays = len(results) * len(seatings(table_options(args.preset).players, mode))
             rows.append((f"{level_a} vs {level_b}", len(results), plays, mode, m, h, w, wh, wall))
             group_diffs[f"{level_a} vs {level_b}"] = diffs

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import statistics
@@ -37,11 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.arena import run_jobs, yardstick
-from games.bots import BasicBot, Budget
+from bench.arena import bot_turn, run_jobs, yardstick
+from games.bots import BasicBot, Bot, Budget
 from games.bots.knowledge import Knowledge
 from games.bots.reading import Plays
 from games.bots.strong import StrongBot, _Search
+from games.bots_report import mean_interval
 from games.engine import Deal, Match, Options, Phase
 from games.engine.match import deal_cards
 from games.engine.views import View
@@ -108,35 +108,28 @@ def play_layout(args: tuple[str, int, int, int]) -> tuple[float, list[float]]:
             assert match.deal is not None
             return match.deal
 
-        bot_seed = seed * 7919 + group * 31 + a
+        seats_seed = (
+            seed * 7919 + group * 31
+        )  # a seat's bot seed is this + its seat, as in the arena
         cap = samples
         if variant.startswith("samples-x"):
             cap = samples * int(variant.removeprefix("samples-x"))
         budget = Budget(seconds=None, samples=cap, cpu=True)
         searcher: StrongBot
         if variant in PHASES:
-            searcher = SeeingStrongBot(bot_seed, budget, real_deal, PHASES[variant])
+            searcher = SeeingStrongBot(seats_seed + a, budget, real_deal, PHASES[variant])
         else:
-            searcher = StrongBot(bot_seed, budget)
+            searcher = StrongBot(seats_seed + a, budget)
         searcher.strict = True
-        bots = [searcher if s == a else BasicBot(seed * 7919 + group * 31 + s) for s in range(n)]
+        bots: list[Bot] = [searcher if s == a else BasicBot(seats_seed + s) for s in range(n)]
+        levels = [variant if s == a else "basic" for s in range(n)]
+        turn_times: dict[str, list[float]] = {variant: [], "basic": []}
         while not match.awaiting_deal:
-            seat = match.to_act
-            assert seat is not None
-            view = match.view(seat)
-            t0 = time.process_time()
-            action = bots[seat].decide(view)
-            if seat == a and len(view.legal) > 1:
-                times.append(time.process_time() - t0)
-            match.apply(action, seat=seat)
+            bot_turn(match, bots, levels, turn_times)
+        times.extend(turn_times[variant])
         deltas = match.results[-1].deltas
         diffs.append(deltas[a] - statistics.fmean(deltas[s] for s in range(n) if s != a))
     return statistics.fmean(diffs), times
-
-
-def interval(values: list[float]) -> tuple[float, float]:
-    m = statistics.fmean(values)
-    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
 
 def main() -> None:
@@ -182,9 +175,9 @@ def main() -> None:
           f"{'layouts differing':>19}{'median ms':>11}")  # fmt: skip
     rows = []
     for v in variants:
-        m, h = interval(per_layout[v])
+        m, h = mean_interval(per_layout[v])
         d = [x - y for x, y in zip(per_layout[v], ref)]
-        dm, dh = interval(d)
+        dm, dh = mean_interval(d)
         differing = sum(1 for x in d if x)
         rows.append({"variant": v, "mean": m, "half_width": h, "minus_strong": dm,
                      "minus_strong_half_width": dh, "layouts_differing": differing, **timing[v]})  # fmt: skip

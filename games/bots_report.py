@@ -117,11 +117,13 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return mid - half, mid + half
 
 
-def _half_width(values: list[float]) -> float:
-    """The 95% half-width of the mean of ``values`` (normal), as the arena prints it."""
+def mean_interval(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its 95% half-width (normal; NaN for one value): the
+    arena's figures and the pooled ones alike."""
+    m = statistics.fmean(values)
     if len(values) < 2:
-        return float("nan")
-    return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+        return m, float("nan")
+    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def pool_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -163,10 +165,15 @@ def pool_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
         # A layout is won by A when A's seats scored more in all (arena.play_group): the
         # sign of its mean difference.
         won = [1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs]
+        mean, half = mean_interval(diffs)
+        win_rate, win_half = mean_interval(won)
         row.update(
-            groups=len(diffs), mean=statistics.fmean(diffs), half_width=_half_width(diffs),
-            win_rate=statistics.fmean(won), win_half_width=_half_width(won),
-        )  # fmt: skip
+            groups=len(diffs),
+            mean=mean,
+            half_width=half,
+            win_rate=win_rate,
+            win_half_width=win_half,
+        )
     match_rows = []
     for total in matches.values():
         low, high = wilson(total["wins"], total["finished"])
