@@ -3,8 +3,8 @@ service through one ``database_sync_to_async``, send what it returns.
 
 A connection is a seat (the signed-in user's seat at the table) or a spectator. It joins
 only its own group, so it only ever receives its own seat's view; and it forwards a
-seat's message only while its user holds that seat (each message says who held which
-seat when it was sent), so a lost message about the seats never shows a connection
+message only when it is the view of that seat and its user held that seat as it was sent
+(``may_forward``: each message says both), so a lost message about the seats never shows
 another player's cards. Actions name the user, not a seat: the service finds the seat.
 Sockets are capped per person and per address, and rate-limited per socket and per
 person (``Limits``); every database call runs in the thread pool (``_in_pool``).
@@ -170,7 +170,8 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
     """A socket at a table. Which seat's messages it receives and which seat it plays
     for are decided from its *user* against the seats as they are, never from a seat
     number it remembered: the service decides the seat of an action, and a table message
-    carries who held each seat when it was sent (``realtime.send``)."""
+    carries whose view it is and who held each seat when it was sent
+    (``realtime.send_views``, :meth:`may_forward`)."""
 
     table_id: int
     user_id: int | None = None
@@ -341,6 +342,29 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
                 return number
         return None
 
+    def may_forward(self, event: dict[str, Any]) -> bool:
+        """Whether a table's message may go to this socket as it is: it carries the view
+        of the seat whose group this socket is in (``to``: None, the public view), and in
+        the seats it carries (who held each as it was sent) this socket's signed-in user
+        holds that seat, or holds none for the public view. Anything else is not this
+        socket's to see: a message without its seat or its holders, a seat's view that
+        reached a socket whose user left it (a message about the seats was lost: two
+        updates of the seat can wait in the socket's channel while the first one makes it
+        a spectator), a seat held by a bot or by nobody, an anonymous socket."""
+        holders = event.get("seats")
+        if "to" not in event or not isinstance(holders, list):
+            return False
+        to = event["to"]
+        if to is None:
+            return self.seat is None and self.seat_among(holders) is None
+        return (
+            type(to) is int
+            and to == self.seat
+            and self.user_id is not None
+            and 0 <= to < len(holders)
+            and holders[to] == self.user_id
+        )
+
     async def send_state(self) -> None:
         try:
             state = await _state_read(table_id=self.table_id, user=self.user)
@@ -368,11 +392,9 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
             # Before the player sees the update, so that his answer to it finds this
             # process's state of the table already there (no catch-up read).
             table_state.follow(self.table_id, change)
-        holders = event.get("seats")
-        if holders is not None and self.seat_among(holders) != self.seat:
-            # This socket's user no longer holds the seat whose group it is in (or holds
-            # one now): a message about the seats did not reach it. Never forward another
-            # seat's view; read the state as it is now instead.
+        if not self.may_forward(event):
+            # Never forward a view this socket's user may not see: drop it and read the
+            # state as it is now (the user's seat, or the public view) instead.
             await self.send_state()
             return
         await self.send(text_data=event["text"])

@@ -26,34 +26,49 @@ def seat_group(table_id: int, seat: int | None) -> str:
     return f"table.{table_id}.spectators" if seat is None else f"table.{table_id}.seat{seat}"
 
 
-def send(
-    messages: Iterable[tuple[str, str]],
-    kind: str = "table.message",
-    *,
-    seats: list[int | None] | None = None,
-    change: dict[str, Any] | None = None,
-) -> None:
+def send(messages: Iterable[tuple[str, str]], kind: str = "table.message") -> None:
     """Send ``(group, json text)`` pairs; callable from synchronous code (a service's
     ``on_commit``, a Celery task). ``kind`` names the consumers' handler:
     ``table.message`` forwards the text, ``table.refresh`` makes each connection send
-    its own full state again. ``seats`` (a table's messages after an action) says which
-    user holds each seat as the action committed (None: a bot): a connection forwards a
-    message only when its user's seat in that list is the seat whose group it is in, and
-    reads its state again otherwise (a message about seats was lost on the way to it).
-    ``change`` (a table's messages after an action) tells the server processes what the
-    action changed, so that each keeps its own copy of the table's state in step
-    without reading the log (``games.state.follow``); it is never forwarded to a client.
+    its own full state again. A table's views go through :func:`send_views`: a table
+    socket forwards no ``table.message`` that does not say whose view it is.
 
     In a server process (a worker thread of its event loop) the batch is handed to the
     loop's sender and this returns at once: the thread that runs the database calls of
     every connection of the process must not wait for Redis. Elsewhere (a Celery worker,
     a plain thread) it waits until the messages are published."""
-    extra: dict[str, Any] = {}
-    if seats is not None:
-        extra["seats"] = seats
+    _hand_over([(kind, group, text, None) for group, text in messages])
+
+
+def send_views(
+    table_id: int,
+    views: Iterable[tuple[int | None, str]],
+    *,
+    seats: list[int | None],
+    change: dict[str, Any] | None = None,
+) -> None:
+    """A table's messages after an action: ``(seat, json text)`` pairs, each seat's
+    view to that seat's group (None: the public view to the spectators'). Each message
+    says the seat whose view it carries (``to``) and which user held each seat as the
+    action committed (``seats``; None: a bot or nobody): a socket forwards it only when
+    it is in that seat's group and its user is that seat's holder in ``seats`` (holds
+    no seat, for the public view), and reads its state again otherwise
+    (``TableConsumer.may_forward``). ``change`` tells the server processes what the
+    action changed, so that each keeps its own copy of the table's state in step
+    without reading the log (``games.state.follow``); it is never forwarded to a client."""
+    extra: dict[str, Any] = {"seats": seats}
     if change is not None:
         extra["change"] = change
-    batch = [(kind, group, text, extra or None) for group, text in messages]
+    _hand_over(
+        [
+            ("table.message", seat_group(table_id, seat), text, {**extra, "to": seat})
+            for seat, text in views
+        ]
+    )
+
+
+def _hand_over(batch: list[Message]) -> None:
+    """Publish ``batch`` from synchronous code (:func:`send`)."""
     if not batch:
         return
     loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
@@ -73,7 +88,7 @@ def send(
             log.exception("publishing %d table messages failed; clients will catch up", len(batch))
 
 
-# kind, group, text, the event's other fields (``seats``: the seat holders; ``change``)
+# kind, group, text, the event's other fields (``to``, ``seats``, ``change``: send_views)
 Message = tuple[str, str, str, dict[str, Any] | None]
 
 

@@ -74,9 +74,9 @@ def announce(
     shared = json.dumps(base, separators=(",", ":"))[:-1] + ',"table":'
     to_seats = shared + json.dumps(seated, separators=(",", ":")) + ',"view":'
     to_public = shared + json.dumps(public, separators=(",", ":")) + ',"view":'
-    messages = [
+    views = [
         (
-            realtime.seat_group(table.pk, seat),
+            seat,
             (to_public if seat is None else to_seats)
             + json.dumps(match.view(seat).to_dict(), separators=(",", ":"))
             + "}",
@@ -84,11 +84,13 @@ def announce(
         for seat in (*range(table.players), None)
     ]
     # Who holds each seat as this action commits (the seats the write was checked
-    # against): a connection forwards its seat's view only while its user holds that seat.
+    # against): a connection forwards a seat's view only when its user holds that seat.
     holders: list[int | None] = [None] * table.players
     for s in seats:
         holders[s.number] = s.user_id
-    transaction.on_commit(lambda: realtime.send(messages, seats=holders, change=change))
+    transaction.on_commit(
+        lambda: realtime.send_views(table.pk, views, seats=holders, change=change)
+    )
 
 
 def after_seats_change(table: Table) -> None:

@@ -56,11 +56,10 @@ def changes(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any] | None]:
     are not published)."""
     sent: list[dict[str, Any] | None] = []
 
-    def record(messages: Any, kind: str = "table.message", **kwargs: Any) -> None:
-        if kind == "table.message":
-            sent.append(kwargs.get("change"))
+    def record(table_id: int, views: Any, **kwargs: Any) -> None:
+        sent.append(kwargs.get("change"))
 
-    monkeypatch.setattr(realtime, "send", record)
+    monkeypatch.setattr(realtime, "send_views", record)
     return sent
 
 
@@ -281,22 +280,22 @@ async def test_a_socket_s_process_follows_the_update_before_forwarding_it(
     connected, _ = await ws.connect()
     assert connected
     await ws.receive_json_from(timeout=5)  # the state: this process now keeps the table
-    sent: list[tuple[list[tuple[str, str]], dict[str, Any]]] = []
-    publish = realtime.send
+    sent: list[tuple[int, list[tuple[int | None, str]], dict[str, Any]]] = []
+    publish = realtime.send_views
 
     def elsewhere() -> None:
         """Another process commits the next action: its update is held back here and
         published afterwards, as that process would."""
         with Process().serving():
-            monkeypatch.setattr(realtime, "send", lambda m, k="", **kw: sent.append((m, kw)))
+            monkeypatch.setattr(realtime, "send_views", lambda t, v, **kw: sent.append((t, v, kw)))
             try:
                 submit(table.pk)
             finally:
-                monkeypatch.setattr(realtime, "send", publish)
+                monkeypatch.setattr(realtime, "send_views", publish)
 
     await sync_to_async(elsewhere)()
-    messages, extra = sent[-1]
-    await sync_to_async(realtime.send)(messages, **extra)
+    table_id, views, extra = sent[-1]
+    await sync_to_async(realtime.send_views)(table_id, views, **extra)
     await asyncio.wait_for(_update(ws, 1), 10)
     state = table_state.cached(table.pk)
     assert state is not None and state.version == 1
