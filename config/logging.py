@@ -5,6 +5,7 @@ import logging
 import re
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import unquote_plus
 
 # Attributes every LogRecord has; anything else was passed with ``extra=`` and is kept.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
@@ -33,8 +34,40 @@ _SECRETS = re.compile(
 )
 
 
+# Any query parameter, its name perhaps percent-encoded (``%74oken=`` is ``token=`` to
+# the server, which decodes the query before it reads it: config.ws_auth), its separators
+# perhaps too (a URL inside a parameter).
+_PARAMETER = re.compile(
+    r"((?:[?&;]|%3F|%26|%3B)((?:[^=&;?\s\"'<>%]|%(?!3D|26|3B|3F)[0-9A-F]{2})+)(?:=|%3D))"
+    r"(?:[^&;\s\"'<>%]|%(?!26|3B)[0-9A-F]{2}|%(?![0-9A-F]{2}))+",
+    re.IGNORECASE,
+)
+_SECRET_NAMES = frozenset({"token", "key"})
+
+
+def _decoded(name: str) -> str:
+    """``name`` percent-decoded until nothing changes (a name encoded twice, or more)."""
+    for _ in range(4):
+        plain = unquote_plus(name)
+        if plain == name:
+            break
+        name = plain
+    return name.strip().lower()
+
+
+def _redact_parameter(match: re.Match[str]) -> str:
+    if _decoded(match.group(2)) in _SECRET_NAMES:
+        return match.group(1) + "[redacted]"
+    return match.group(0)
+
+
 def redact(text: str) -> str:
-    return _SECRETS.sub(lambda m: (m.group(1) or m.group(2)) + "[redacted]", text)
+    """``text`` without API tokens: a ``token=`` (or ``key=``) query parameter, its name
+    compared after decoding as the server decodes it, and a ``Token <key>`` header."""
+    text = _SECRETS.sub(lambda m: (m.group(1) or m.group(2)) + "[redacted]", text)
+    if "%" in text:
+        text = _PARAMETER.sub(_redact_parameter, text)
+    return text
 
 
 class RedactSecrets(logging.Filter):
@@ -51,6 +84,7 @@ class RedactSecrets(logging.Filter):
             if key in _STANDARD or key.startswith("_") or value is None:
                 continue
             text = value if isinstance(value, str) else repr(value)
-            if _SECRETS.search(text):
-                setattr(record, key, redact(text))
+            cleaned = redact(text)
+            if cleaned != text:
+                setattr(record, key, cleaned)
         return True

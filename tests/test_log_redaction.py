@@ -1,11 +1,14 @@
 """No API token in any log line (issue 15, item 3): uvicorn's access log and its
 websocket lines print whole URLs, and a client may send ``?token=<key>``. A real uvicorn
 server (the embedded default, on a SQLite file of its own) is asked over HTTP and over a
-websocket with a token in the URL; its log must show the requests and never the key."""
+websocket with a token in the URL; its log must show the requests and never the key,
+also when the parameter's name is percent-encoded (``?%74oken=``, issue 32 item 6),
+which the server decodes, and so signs the socket in."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -66,7 +69,7 @@ def test_a_token_in_a_url_never_reaches_the_log(tmp_path):
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         try:
-            asyncio.run(_visit(port, key))
+            sender = asyncio.run(_visit(port, key))
         finally:
             server.terminate()
             server.wait(timeout=20)
@@ -74,10 +77,13 @@ def test_a_token_in_a_url_never_reaches_the_log(tmp_path):
 
     assert "/api/v1/me/?token=[redacted]" in text  # the access log line is there ...
     assert "/ws/lobby/?token=[redacted]" in text  # ... and the websocket's
+    assert "/ws/echo/?%74oken=[redacted]" in text
+    assert sender == "logged"  # the encoded name signed the socket in
     assert key not in text
 
 
-async def _visit(port: int, key: str) -> None:
+async def _visit(port: int, key: str) -> str | None:
+    """Visits with the key in URLs; returns who the encoded-name socket was."""
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -98,7 +104,13 @@ async def _visit(port: int, key: str) -> None:
         f"ws://127.0.0.1:{port}/ws/lobby/?token={key}", additional_headers=origin
     ):
         pass
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/echo/?%74oken={key}", additional_headers=origin
+    ) as ws:
+        await ws.send(json.dumps({"type": "echo", "payload": 1}))
+        sender = json.loads(await asyncio.wait_for(ws.recv(), 10))["from"]
     await asyncio.sleep(0.5)  # the access log line is written after the response
+    return sender
 
 
 def test_redact_takes_out_query_tokens_and_token_headers():
@@ -107,4 +119,9 @@ def test_redact_takes_out_query_tokens_and_token_headers():
     assert key not in redact(f'"GET /ws/tables/4/?invite=x&token={key} HTTP/1.1"')
     assert key not in redact(f"/tables/4/?invite=x%26token%3D{key}")
     assert key not in redact(f"Authorization: Token {key}")
+    assert key not in redact(f'"WebSocket /ws/lobby/?%74oken={key}" [accepted]')
+    assert key not in redact(f"/ws/lobby/?invite=x&T%6F%6BEN={key}")
+    assert key not in redact(f"/ws/lobby/?%2574oken={key}")
+    assert key not in redact(f"/tables/4/?invite=x%26%74oken%3D{key}")
+    assert redact("/tables/?page=2&q=%41b") == "/tables/?page=2&q=%41b"
     assert redact("tokens=3, monkey=2") == "tokens=3, monkey=2"
