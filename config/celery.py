@@ -52,17 +52,32 @@ class Consumer(CeleryConsumer):
     channel restores its messages if the broker answers (a blip), and leaves them to the
     visibility timeout if not (``CELERY_BROKER_TRANSPORT_OPTIONS``). Celery's own clean-up
     then finds a closed connection, which it handles.
+
+    The same ``hostname`` error came a second way (issue 32): a task received before the
+    loss and still running (or cancelled by Celery at the loss) is acknowledged, or
+    rejected back to its queue, when it ends, after the reconnect. That goes through the
+    message's own channel, of the old transport, which builds a new connection pool from
+    ``transport.client``: gone since the close. So the old transport gets its connection's
+    settings back once the clean-up is done (the kombu ``Connection`` keeps them after its
+    close): a late ack or reject reaches the same broker on a connection of its own, or
+    fails with a connection error, which Celery logs ("Couldn't ack") and survives.
     """
 
     def on_connection_error_after_connected(self, exc: Exception) -> None:
         connection = self.connection
+        transport = getattr(connection, "_transport", None)
         if connection is not None:
             bound_open_broker_sockets(connection, CLOSE_SOCKET_TIMEOUT)
             try:
                 connection.close()
             except Exception:  # whatever it is, the reconnect below must still run
                 log.warning("closing the lost broker connection failed", exc_info=True)
-        super().on_connection_error_after_connected(exc)
+        try:
+            super().on_connection_error_after_connected(exc)
+        finally:
+            if transport is not None:
+                # For the late acks and rejects of messages received on it (see above).
+                transport.client = connection
 
 
 app = Celery("thousand")

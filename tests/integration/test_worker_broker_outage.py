@@ -3,8 +3,11 @@
 Celery 5.7.0 with kombu 5.7.0 died for good ("Unrecoverable error: AttributeError:
 'NoneType' object has no attribute 'hostname'") when the broker went away while the
 worker held unacknowledged messages: tasks waiting for their countdown, as every bot
-turn does. config.celery.Consumer closes the lost connection in an order that cannot
-crash. The test runs against a Redis of its own that it stops and starts again.
+turn does (issue 15), and, a second way, when a task that was running at the loss was
+acknowledged or rejected after the reconnect, through its old channel (issue 32).
+config.celery.Consumer closes the lost connection in an order that cannot crash, and
+gives the old transport its broker back for those late acks. The tests run against a
+Redis of their own that they stop and start again.
 
 (Cutting the connections with CLIENT KILL does not show it: redis-py retries the
 command on a new connection and the worker never sees a loss.)
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,24 +38,43 @@ def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
     server.stop()
 
 
-@pytest.fixture
-def worker(
-    own_redis: RedisServer, tmp_path: Path
-) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+def outage_worker(
+    server: RedisServer, tmp_path: Path, *pool: str
+) -> tuple[subprocess.Popen[bytes], str, Path]:
+    """A worker on a queue of its own of ``server``, with the outage tests' tasks."""
     queue = f"outage-{uuid.uuid4().hex[:8]}"
-    log = tmp_path / "worker.log"
+    log = tmp_path / f"{queue}.log"
     env = {
         **os.environ,
-        "REDIS_URL": own_redis.url,
+        "REDIS_URL": server.url,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'worker.sqlite3'}",
         "LOG_FORMAT": "console",
     }
     env.pop("CELERY_BROKER_URL", None)
     process = start_worker(
-        env, log, "--pool=solo", "--queues", queue, "--hostname", f"{queue}@%h",
-        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO",
+        env, log, *pool, "--include", "tests.integration.outage_tasks", "--queues", queue,
+        "--hostname", f"{queue}@%h", "--without-gossip", "--without-mingle",
+        "--without-heartbeat", "--loglevel=INFO",
     )  # fmt: skip
+    return process, queue, log
+
+
+@pytest.fixture
+def worker(
+    own_redis: RedisServer, tmp_path: Path
+) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+    process, queue, log = outage_worker(own_redis, tmp_path, "--pool=solo")
+    yield process, queue, log
+    stop(process)
+
+
+@pytest.fixture
+def prefork_worker(
+    own_redis: RedisServer, tmp_path: Path
+) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+    """As scripts/stack and docker-compose.yml run them: tasks in child processes."""
+    process, queue, log = outage_worker(own_redis, tmp_path, "--pool=prefork", "--concurrency=1")
     yield process, queue, log
     stop(process)
 
@@ -85,4 +108,32 @@ def test_worker_outlives_a_redis_restart_while_holding_countdown_tasks(own_redis
 
     assert process.poll() is None, log.read_text()
     assert reply["pong"] == "back"
+    assert "Unrecoverable error" not in log.read_text()
+
+
+def test_worker_outlives_redis_outages_while_a_late_acked_task_runs(
+    own_redis, prefork_worker
+) -> None:
+    """A task (acks_late, as bot turns are) runs in a child when Redis goes; Celery cancels
+    it and rejects it back to its queue, or it ends and is acknowledged, after the
+    reconnect, through the channel of the lost connection. Three outages, each with a
+    task in flight (the unfixed worker died at the first)."""
+    process, queue, log = prefork_worker
+    assert wait_until(lambda: "ready" in log.read_text(), 60), log.read_text()
+
+    for outage in range(3):
+        client = client_for(own_redis)
+        client.send_task("outage.nap", args=[2.0], queue=queue)
+        running = wait_until(lambda n=outage: log.read_text().count("outage.nap[") > n, 30)
+        assert running, log.read_text()
+        own_redis.stop()
+        time.sleep(3)  # the nap ends (or is cancelled) while the broker is away
+        own_redis.start()
+        result = client_for(own_redis).send_task(
+            "config.ping", args=[f"back {outage}"], queue=queue
+        )
+        wait_until(lambda r=result: r.ready() or process.poll() is not None, 60, interval=0.5)
+
+        assert process.poll() is None, log.read_text()[-3000:]
+        assert result.get(timeout=1)["pong"] == f"back {outage}"
     assert "Unrecoverable error" not in log.read_text()
