@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.api_errors.ApiErrorMiddleware",
+    # A NUL byte in the path, query or cookies: 404, 400, the cookie dropped (config/nul.py).
+    "config.nul.RefuseNulMiddleware",
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
