@@ -171,17 +171,17 @@ class TokenView(APIView):
         if not serializer.is_valid():
             wait = getattr(request, "signin_locked_for", None)
             if wait is None:
-                wait = limits.signin_locked_for(
-                    username=str(request.data.get("username") or "") or None
+                wait = limits.signin_wait(
+                    request,
+                    str(request.data.get("username") or "") or None
                     if hasattr(request.data, "get")
                     else None,
-                    address=limits.client_address(request),
                 )
             if wait is not None:
                 raise SigninLockedError(wait)
             raise ValidationError(serializer.errors)
         user = serializer.validated_data["user"]
-        limits.signin_success_record(username=user.get_username())
+        limits.signin_succeeded(request, user.get_username())
         return Response({"token": token_get_or_create(user=user).key})
 
     def delete(self, request: Request) -> Response:

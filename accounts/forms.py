@@ -51,10 +51,7 @@ class SignInForm(AuthenticationForm):
         except forms.ValidationError:
             wait = getattr(self.request, "signin_locked_for", None)
             if wait is None and self.request is not None:
-                wait = limits.signin_locked_for(
-                    username=self.cleaned_data.get("username"),
-                    address=limits.client_address(self.request),
-                )
+                wait = limits.signin_wait(self.request, self.cleaned_data.get("username"))
             if wait is not None:
                 raise forms.ValidationError(limits.locked_message(wait), code="locked") from None
             raise

@@ -9,6 +9,12 @@ shared cache (Redis on the full stack, local memory in the embedded default).
   the last counted failure. Every way in (the token API, the sign-in page, the admin's)
   goes through ``authenticate()``: :class:`LockoutBackend` refuses a locked one and the
   ``user_login_failed`` signal counts.
+* Known devices (issue 32, item 9): those locks are for browsers and clients unknown to
+  the account. A browser that signed in to an account before carries a signed device
+  cookie (``SIGNIN_DEVICE_COOKIE``, OWASP's "device cookies") naming that account and a
+  random nonce; for it only its own failures count, ``SIGNIN_FAILURES_PER_ACCOUNT`` of
+  them lock that device alone. So a stranger's wrong passwords, from anywhere, cannot
+  keep the owner out of his own account on his own browser.
 
 The client address is ``REMOTE_ADDR`` unless ``DJANGO_TRUSTED_PROXIES`` (DRF's
 ``NUM_PROXIES``) says how many proxies in front of the server append to
@@ -19,16 +25,20 @@ from __future__ import annotations
 
 import hashlib
 import math
+import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import ngettext
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -74,29 +84,38 @@ def _key(kind: str, value: str) -> str:
     return f"signin:{kind}:{digest}"
 
 
-def _subjects(username: str | None, address: str) -> list[tuple[str, int]]:
+def _subjects(
+    username: str | None, address: str, device: str | None = None
+) -> list[tuple[str, int]]:
+    """The counters a sign-in attempt is checked and counted against: the account's and
+    the address's, or, from a known device, that device's alone."""
+    if username and device:
+        return [(_key("device", f"{username}:{device}"), settings.SIGNIN_FAILURES_PER_ACCOUNT)]
     subjects = [(_key("address", address), settings.SIGNIN_FAILURES_PER_ADDRESS)]
     if username:
         subjects.append((_key("account", username), settings.SIGNIN_FAILURES_PER_ACCOUNT))
     return subjects
 
 
-def signin_locked_for(*, username: str | None, address: str) -> float | None:
-    """Seconds until sign-in is possible again for this account or address, or None."""
+def signin_locked_for(
+    *, username: str | None, address: str, device: str | None = None
+) -> float | None:
+    """Seconds until sign-in is possible again for this account or address (or this known
+    device of the account), or None."""
     now = time.time()
     waits = [
         until - now
-        for key, _limit in _subjects(username, address)
+        for key, _limit in _subjects(username, address, device)
         if (until := cache.get(key + ":until")) is not None and until > now
     ]
     return max(waits) if waits else None
 
 
-def signin_failure_record(*, username: str | None, address: str) -> None:
-    """Count one failed sign-in for the account and the address; lock what reached its
-    limit."""
+def signin_failure_record(*, username: str | None, address: str, device: str | None = None) -> None:
+    """Count one failed sign-in for the account and the address (or the known device);
+    lock what reached its limit."""
     window = settings.SIGNIN_LOCKOUT_SECONDS
-    for key, limit in _subjects(username, address):
+    for key, limit in _subjects(username, address, device):
         cache.add(key, 0, timeout=window)
         try:
             failures = cache.incr(key)
@@ -108,9 +127,105 @@ def signin_failure_record(*, username: str | None, address: str) -> None:
             cache.set(key + ":until", time.time() + window, timeout=window)
 
 
-def signin_success_record(*, username: str) -> None:
-    """A right password clears the account's count (not the address's)."""
-    cache.delete_many([_key("account", username)])
+def signin_success_record(*, username: str, device: str | None = None) -> None:
+    """A right password clears the account's count (not the address's), and the device's."""
+    keys = [_key("account", username)]
+    if device:
+        keys.append(_key("device", f"{username}:{device}"))
+    cache.delete_many(keys)
+
+
+# ------------------------------------------------------------------ known devices
+
+DEVICE_SALT = "accounts.limits.device"
+DEVICES_KEPT = 5  # accounts one browser is known for (a family's shared computer)
+DEVICE_COOKIE_ATTRIBUTE = "signin_device_cookie"  # on the request, for the middleware
+
+
+def _account_tag(username: str) -> str:
+    """An account in the device cookie: a hash, so the cookie does not list the names
+    signed in on a shared computer."""
+    return hashlib.sha256(username.lower().encode()).hexdigest()[:16]
+
+
+def _devices(request: HttpRequest | Any) -> dict[str, str]:
+    """The accounts this browser signed in to before: account tag → nonce."""
+    raw = request.COOKIES.get(settings.SIGNIN_DEVICE_COOKIE) if request is not None else None
+    if not raw:
+        return {}
+    try:
+        value = signing.loads(raw, salt=DEVICE_SALT, max_age=settings.SIGNIN_DEVICE_SECONDS)
+    except signing.BadSignature:
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    return {str(tag): str(nonce) for tag, nonce in value.items()}
+
+
+def known_device(request: HttpRequest | Any, username: str | None) -> str | None:
+    """This browser's nonce for the account, if it signed in to it before, else None."""
+    if not username:
+        return None
+    return _devices(request).get(_account_tag(username))
+
+
+def signin_wait(request: HttpRequest | Any, username: str | None) -> float | None:
+    """Seconds this request must wait before it may try to sign in to ``username``."""
+    return signin_locked_for(
+        username=username,
+        address=client_address(request),
+        device=known_device(request, username),
+    )
+
+
+def signin_succeeded(request: HttpRequest | Any, username: str) -> None:
+    """Clear the counts, and make this browser a known device of the account: a new
+    nonce, sent back in the device cookie by :class:`DeviceCookieMiddleware`."""
+    signin_success_record(username=username, device=known_device(request, username))
+    devices = _devices(request)
+    tag = _account_tag(username)
+    devices.pop(tag, None)
+    devices[tag] = secrets.token_urlsafe(12)
+    kept = dict(list(devices.items())[-DEVICES_KEPT:])
+    target = getattr(request, "_request", request)  # DRF's Request wraps Django's
+    setattr(target, DEVICE_COOKIE_ATTRIBUTE, signing.dumps(kept, salt=DEVICE_SALT, compress=True))
+
+
+class DeviceCookieMiddleware:
+    """Sends the device cookie a successful sign-in made (:func:`signin_succeeded`).
+    Sync and async, so an ASGI request is not handed to a thread here."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self.__acall__(request)
+        return _with_device_cookie(request, self.get_response(request))
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
+        return _with_device_cookie(request, await get_response(request))
+
+
+def _with_device_cookie(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    value = getattr(request, DEVICE_COOKIE_ATTRIBUTE, None)
+    if value is not None:
+        response.set_cookie(
+            settings.SIGNIN_DEVICE_COOKIE,
+            value,
+            max_age=settings.SIGNIN_DEVICE_SECONDS,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 def locked_message(seconds: float) -> str:
@@ -140,8 +255,7 @@ class LockoutBackend(ModelBackend):
         password: str | None = None,
         **kwargs: Any,
     ) -> Any:
-        address = client_address(request) if request is not None else ""
-        wait = signin_locked_for(username=username, address=address)
+        wait = signin_wait(request, username) if request is not None else None
         if wait is not None:
             if request is not None:
                 request.signin_locked_for = wait  # type: ignore[attr-defined]
@@ -155,9 +269,17 @@ def _on_failed(
 ) -> None:
     if request is None or getattr(request, "signin_locked_for", None) is not None:
         return  # refused while locked: not a password tried
-    signin_failure_record(username=credentials.get("username"), address=client_address(request))
+    username = credentials.get("username")
+    signin_failure_record(
+        username=username,
+        address=client_address(request),
+        device=known_device(request, username),
+    )
 
 
 @receiver(user_logged_in, dispatch_uid="accounts.limits.succeeded")
 def _on_signed_in(sender: Any, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
-    signin_success_record(username=user.get_username())
+    if request is None:
+        signin_success_record(username=user.get_username())
+    else:
+        signin_succeeded(request, user.get_username())

@@ -2,25 +2,41 @@
 
 A username or display name is refused when it
 
-* holds a control or format character (RTL overrides, zero-width joiners, …) or is blank
-  but for them;
+* holds a control or format character (RTL overrides, zero-width joiners, …), or an
+  invisible one: Unicode's Default_Ignorable_Code_Point (the Hangul fillers, the combining
+  grapheme joiner, variation selectors, tags, …) and the blank-looking symbols of
+  :data:`BLANK_SYMBOLS` (the Braille blank);
 * is a reserved word (``admin``, ``system``, a bot's name, …);
 * looks like another player's username or display name: the two have the same
   :func:`name_key`, their Unicode skeleton (UTS #39, from the data of the
   ``confusable_homoglyphs`` package) without case and spaces, so that ``аlice`` with a
-  Cyrillic ``а``, ``ALICE`` and ``al ice`` all clash with ``alice``.
+  Cyrillic ``а``, ``ALICE`` and ``al ice`` all clash with ``alice``; invisible
+  characters are removed before the comparison, so ``alice`` + U+3164 clashes too (an
+  account named before they were refused).
+
+Default_Ignorable_Code_Point is a derived property that Python's ``unicodedata`` does not
+offer; it comes from the ``regex`` package (its ``\\p{…}`` classes), which
+follows the current Unicode version, rather than from a table written here.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+import regex
 from confusable_homoglyphs.confusables import confusables_data
 from django.utils.translation import gettext_lazy as _
 
 # Categories refused anywhere in a name: controls, format characters (bidi overrides,
 # zero-width characters), surrogates, private use, unassigned; line/paragraph separators.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+# Symbols drawn as nothing that are not default-ignorable: the Braille blank (U+2800) and
+# the musical null notehead (U+1D159), both used as "empty" names elsewhere.
+BLANK_SYMBOLS = "\u2800\U0001d159"
+
+# Everything a reader cannot see: refused in a name, removed before names are compared.
+INVISIBLE = regex.compile(rf"[\p{{Default_Ignorable_Code_Point}}{BLANK_SYMBOLS}]")
 
 RESERVED = frozenset(
     {
@@ -48,14 +64,16 @@ def skeleton(text: str) -> str:
 
 def name_key(name: str) -> str:
     """What a name looks like: equal keys, names a reader cannot tell apart."""
-    text = unicodedata.normalize("NFKC", name).casefold()
+    text = INVISIBLE.sub("", unicodedata.normalize("NFKC", name)).casefold()
     key = skeleton(skeleton(text).casefold()).casefold()
-    return "".join(c for c in key if not c.isspace())
+    return "".join(c for c in INVISIBLE.sub("", key) if not c.isspace())
 
 
 def refused_character(name: str) -> str | None:
+    """The first character a name may not hold: a control or format character, or an
+    invisible one (:data:`INVISIBLE`)."""
     for char in name:
-        if unicodedata.category(char) in REFUSED_CATEGORIES:
+        if unicodedata.category(char) in REFUSED_CATEGORIES or INVISIBLE.match(char):
             return char
     return None
 

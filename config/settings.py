@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.api_errors.ApiErrorMiddleware",
+    # A NUL byte in the path, query or cookies: 404, 400, the cookie dropped (config/nul.py).
+    "config.nul.RefuseNulMiddleware",
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -69,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.PlayerPreferencesMiddleware",
+    "accounts.limits.DeviceCookieMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -131,6 +134,11 @@ AUTHENTICATION_BACKENDS = [
 SIGNIN_FAILURES_PER_ACCOUNT = 5
 SIGNIN_FAILURES_PER_ADDRESS = 30
 SIGNIN_LOCKOUT_SECONDS = 15 * 60
+# A browser that signed in to an account before is a known device of it: its signed
+# cookie exempts it from the account's and the address's locks, its own failures lock it
+# alone (accounts/limits.py, docs/security.md).
+SIGNIN_DEVICE_COOKIE = "signin_device"
+SIGNIN_DEVICE_SECONDS = 365 * 24 * 3600
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -194,3 +194,97 @@ def test_the_limits_count_in_redis_on_the_full_stack_and_in_memory_embedded(tmp_
     let each worker allow 60 sign-ups an hour); the one-process default keeps its own."""
     assert cache_backend(REDIS_URL="redis://127.0.0.1:6379/15") == "RedisCache"
     assert cache_backend(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}") == "LocMemCache"
+
+
+# ------------------------------------------ known devices (issue 32, item 9: lockout as a weapon)
+
+
+def page_attempt(browser, username: str, password: str, address: str = "10.0.0.1"):
+    return browser.post(
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def lock_out(username: str, settings, address: str = "10.66.0.{n}") -> None:
+    """A stranger's wrong passwords, each from a fresh client."""
+    for n in range(settings.SIGNIN_FAILURES_PER_ACCOUNT + 1):
+        token_attempt(username, f"guess{n}", address=address.format(n=n))
+
+
+def known_browser(username: str):
+    from django.test import Client
+
+    browser = Client()
+    assert page_attempt(browser, username, PASSWORD).status_code == 302
+    browser.post("/accounts/logout/")
+    return browser
+
+
+def test_strangers_cannot_lock_the_owner_out_of_his_known_browser(settings):
+    UserFactory(username="alice")
+    browser = known_browser("alice")
+    lock_out("alice", settings)
+
+    assert token_attempt("alice", PASSWORD, address="10.9.9.9").status_code == 429
+    assert page_attempt(browser, "alice", PASSWORD, address="10.1.2.3").status_code == 302
+    assert "_auth_user_id" in browser.session
+
+
+def test_a_known_browser_is_locked_by_its_own_wrong_passwords_alone(settings):
+    UserFactory(username="alice")
+    browser = known_browser("alice")
+    for n in range(settings.SIGNIN_FAILURES_PER_ACCOUNT):
+        page_attempt(browser, "alice", f"guess{n}")
+
+    response = page_attempt(browser, "alice", PASSWORD)
+
+    assert "Too many failed sign-ins" in response.content.decode()
+    assert token_attempt("alice", PASSWORD).status_code == 200  # the account is not locked
+
+
+def test_a_known_browser_is_not_shut_out_by_its_addresss_lock(settings):
+    settings.SIGNIN_FAILURES_PER_ADDRESS = 4
+    UserFactory(username="alice")
+    browser = known_browser("alice")
+    for n in range(4):  # someone at the same club address guesses other accounts
+        UserFactory(username=f"victim{n}")
+        token_attempt(f"victim{n}", "guess", address="10.6.6.6")
+
+    assert token_attempt("alice", PASSWORD, address="10.6.6.6").status_code == 429
+    assert page_attempt(browser, "alice", PASSWORD, address="10.6.6.6").status_code == 302
+
+
+def test_the_token_api_knows_its_client_by_the_same_cookie(settings):
+    UserFactory(username="alice")
+    client = APIClient()
+    assert client.post("/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}).cookies[
+        settings.SIGNIN_DEVICE_COOKIE
+    ]
+    lock_out("alice", settings)
+
+    response = client.post("/api/v1/auth/token/", {"username": "alice", "password": PASSWORD})
+
+    assert response.status_code == 200
+
+
+def test_a_browser_known_to_one_account_is_a_stranger_to_another(settings):
+    UserFactory(username="alice")
+    UserFactory(username="bob")
+    browser = known_browser("alice")
+    lock_out("bob", settings)
+
+    response = page_attempt(browser, "bob", PASSWORD)
+
+    assert "Too many failed sign-ins" in response.content.decode()
+
+
+def test_a_forged_device_cookie_is_no_device(settings):
+    from django.test import Client
+
+    UserFactory(username="alice")
+    cookie = known_browser("alice").cookies[settings.SIGNIN_DEVICE_COOKIE].value
+    lock_out("alice", settings)
+    forged = Client()
+    forged.cookies[settings.SIGNIN_DEVICE_COOKIE] = cookie[:-4] + "AAAA"
+
+    assert "Too many failed" in page_attempt(forged, "alice", PASSWORD).content.decode()

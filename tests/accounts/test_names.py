@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from accounts.names import name_key
+from accounts.names import INVISIBLE, name_key, refused_character
 from accounts.services import user_create, user_profile_update
 from tests.factories import UserFactory
 
@@ -102,3 +102,56 @@ def test_the_sign_up_page_refuses_a_lookalike(client):
 def test_a_name_key_is_stable_under_case_and_spacing(name):
     assert name_key(name.upper()) == name_key(name.upper().lower().upper())
     assert name_key(name + " ") == name_key(name)
+
+
+# ------------------------------------------------ invisible characters (issue 32, item 4)
+
+# Every character the regex package counts as Default_Ignorable_Code_Point, and the blank
+# symbols: what a reader cannot see.
+INVISIBLES = [chr(c) for c in range(0x110000) if INVISIBLE.match(chr(c))]
+LETTERS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12)
+
+
+def test_the_invisible_characters_include_the_ones_of_the_attack_and_no_letter():
+    assert {"\u3164", "\u034f", "\ufe0f", "\u2800", "\u200b", "\u115f", "\uffa0"} <= set(INVISIBLES)
+    assert not any(c.isalnum() and c.isascii() for c in INVISIBLES)
+
+
+@st.composite
+def with_invisibles(draw: st.DrawFn) -> tuple[str, str]:
+    """A name, and the same name with invisible characters put anywhere in it."""
+    name = draw(LETTERS)
+    chars = list(name)
+    for _ in range(draw(st.integers(1, 3))):
+        chars.insert(draw(st.integers(0, len(chars))), draw(st.sampled_from(INVISIBLES)))
+    return name, "".join(chars)
+
+
+@given(with_invisibles())
+def test_a_name_with_invisible_characters_is_refused_and_looks_like_the_name_without(pair):
+    name, disguised = pair
+
+    assert refused_character(disguised) is not None
+    assert refused_character(name) is None
+    assert name_key(disguised) == name_key(name)
+
+
+def test_a_username_with_a_hangul_filler_beside_an_existing_one_is_refused():
+    user_create(username="alice", password=PASSWORD)
+
+    assert refused("username", username="alice\u3164") == [
+        "A name may not contain control or invisible formatting characters."
+    ]
+
+
+@pytest.mark.parametrize("name", ["Ali\u034fce", "Alice\ufe0f", "\u2800\u2800", "Bob\u2800"])
+def test_display_names_with_invisible_characters_are_refused(name):
+    assert refused("display_name", username="someone", display_name=name)
+
+
+def test_a_name_that_has_an_invisible_character_from_before_still_clashes():
+    UserFactory(username="alice\u3164")  # named before such characters were refused
+
+    assert refused("username", username="alice") == [
+        "This name looks too much like another player's name."
+    ]

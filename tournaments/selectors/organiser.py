@@ -170,7 +170,26 @@ def result_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     return out
 
 
+# A cell a spreadsheet would read as a formula (OWASP, "CSV Injection"): =, +, -, @, and
+# tab and carriage return, which some spreadsheets skip before looking for one.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as it may go into an exported CSV: text that a spreadsheet would run as a
+    formula gets a leading apostrophe, which spreadsheets show as text and do not run
+    (names are the players' own: ``=HYPERLINK(…)`` is a display name like any other).
+    Numbers stay numbers (a negative score is no formula)."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def csv_text(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    """Every CSV the service exports (the pages' and the admin's): cells through
+    :func:`csv_cell`."""
     import csv
     import io
 
@@ -178,5 +197,5 @@ def csv_text(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     writer = csv.DictWriter(buffer, fieldnames=list(columns))
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if row.get(k) is None else row.get(k) for k in columns})
+        writer.writerow({k: csv_cell(row.get(k)) for k in columns})
     return buffer.getvalue()
