@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from club.routing import websocket_urlpatterns as club_routes
 from config.consumers import EchoConsumer
 from games.consumers import LobbyConsumer, TableConsumer
 from tournaments.routing import websocket_urlpatterns as tournament_routes
@@ -11,4 +12,5 @@ websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     *tournament_routes,
+    *club_routes,
 ]

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
+    "club",
 ]
 
 MIDDLEWARE = [
@@ -263,7 +264,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     # Per client address, in the shared cache: accounts by the API and the page together.
-    "DEFAULT_THROTTLE_RATES": {"signup": "60/hour"},
+    "DEFAULT_THROTTLE_RATES": {"signup": "60/hour", "club": "120/minute"},
     # How many proxies in front of the server append to X-Forwarded-For: the client
     # address is taken from that header only when this is set; 0 (DRF's None would trust
     # any header a client sends) means REMOTE_ADDR (docs/security.md).
@@ -294,6 +295,13 @@ SPECTACULAR_SETTINGS = {
                 "Scheduled tournaments: the lists, one tournament with its rules in plain "
                 "words, entrants, standings and rounds with their live tables; register, "
                 "withdraw and check in (docs/tournaments.md)."
+            ),
+        },
+        {
+            "name": "club",
+            "description": (
+                "The club around the tables: follow and block players, the Friends list "
+                "with presence, mutes, chat reports and challenges (docs/social.md)."
             ),
         },
         {"name": "leaderboard", "description": "The ratings leaderboards (docs/ratings.md)."},
@@ -379,6 +387,10 @@ GAMES_WS_MAX_PER_USER = 8  # table connections of one person at a time, per serv
 # ... and from one address (0: no cap). Behind a proxy, let the server take the client's
 # address from the proxy's header (uvicorn --forwarded-allow-ips), or all share one.
 GAMES_WS_MAX_PER_ADDRESS = env.int("GAMES_WS_MAX_PER_ADDRESS", default=64)
+# ------------------------------------------------------------------ the club (docs/social.md)
+# A club socket that stops without closing (its server died) still counts its person
+# online for at most this many seconds; each process re-scores its sockets every third.
+CLUB_PRESENCE_TTL = 15
 # ------------------------------------------------------------------ tournaments
 # Notifications (an announcement, check-in open, a table ready) go to each player's
 # notification area on the site; with this on, by email too (Django's email backend:

@@ -28,11 +28,13 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("ratings.urls")),
+    path("club/", include("club.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("ratings.api_urls")),
     path("api/v1/", include("tournaments.api_urls")),
+    path("api/v1/", include("club.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

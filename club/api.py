@@ -1,0 +1,136 @@
+"""REST API of the club (in the OpenAPI schema, tag ``club``). Thin: validate the
+input's shape, call a service or a selector, answer; errors in the one shape
+``{"error": {"code": …, "message": …}}`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from accounts.types import signed_in
+from club import selectors, services
+from games.api import ErrorSerializer
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="malformed input"),
+    401: OpenApiResponse(ErrorSerializer, description="not signed in"),
+    403: OpenApiResponse(ErrorSerializer, description="not allowed (blocked, muted)"),
+    404: OpenApiResponse(ErrorSerializer, description="no such player"),
+    429: OpenApiResponse(ErrorSerializer, description="too many requests"),
+}
+
+
+class ClubThrottle(UserRateThrottle):
+    """The club's writes per person (``DEFAULT_THROTTLE_RATES["club"]``, in the shared
+    cache: across processes)."""
+
+    scope = "club"
+
+
+class ClubAPIView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_throttles(self) -> list[Any]:
+        return [ClubThrottle()] if self.request.method != "GET" else []
+
+
+class PlayerSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+
+
+class FriendSerializer(serializers.Serializer[Any]):
+    user_id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    online = serializers.BooleanField()
+    table_id = serializers.IntegerField(
+        allow_null=True, help_text="The table whose page he has open."
+    )
+    playing = serializers.BooleanField(help_text="Seated at that table.")
+    follows_you = serializers.BooleanField()
+
+
+class PersonSerializer(serializers.Serializer[Any]):
+    user_id = serializers.IntegerField(source="pk")
+    username = serializers.CharField()
+    name = serializers.CharField(source="get_display_name")
+
+
+class FriendsView(ClubAPIView):
+    @extend_schema(
+        summary="The people you follow, with who is online and at which table",
+        responses={200: FriendSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        rows = selectors.friends(user=signed_in(request.user))
+        return Response(FriendSerializer(rows, many=True).data)
+
+
+class RelationCreateView(ClubAPIView):
+    """``POST {username}``: make the relation (follow, block, mute)."""
+
+    change: Any = None
+
+    @extend_schema(request=PlayerSerializer, responses={201: PersonSerializer, **ERRORS})
+    def post(self, request: Request) -> Response:
+        serializer = PlayerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        target = services.player_get(username=serializer.validated_data["username"])
+        type(self).change(user=signed_in(request.user), target=target)
+        return Response(PersonSerializer(target).data, status=status.HTTP_201_CREATED)
+
+
+class RelationDeleteView(ClubAPIView):
+    """``DELETE <username>``: undo it."""
+
+    change: Any = None
+
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request: Request, username: str) -> Response:
+        target = services.player_get(username=username)
+        type(self).change(user=signed_in(request.user), target=target)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema_view(post=extend_schema(summary="Follow a player"))
+class FollowCreateView(RelationCreateView):
+    change = services.follow_create
+
+
+@extend_schema_view(delete=extend_schema(summary="No longer follow a player"))
+class FollowDeleteView(RelationDeleteView):
+    change = services.follow_delete
+
+
+@extend_schema_view(post=extend_schema(summary="Block a player"))
+class BlocksView(RelationCreateView):
+    change = services.block_create
+
+    @extend_schema(
+        summary="The players you block", responses={200: PersonSerializer(many=True), **ERRORS}
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            PersonSerializer(selectors.blocked(user=signed_in(request.user)), many=True).data
+        )
+
+
+@extend_schema_view(delete=extend_schema(summary="Unblock a player"))
+class BlockDeleteView(RelationDeleteView):
+    change = services.block_delete
+
+
+@extend_schema_view(post=extend_schema(summary="Mute a player's chat, for you"))
+class MuteCreateView(RelationCreateView):
+    change = services.mute_create
+
+
+@extend_schema_view(delete=extend_schema(summary="Unmute a player"))
+class MuteDeleteView(RelationDeleteView):
+    change = services.mute_delete

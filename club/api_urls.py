@@ -1,0 +1,17 @@
+from django.urls import path
+
+from club import api
+
+urlpatterns = [
+    path("club/friends/", api.FriendsView.as_view(), name="api-club-friends"),
+    path("club/follows/", api.FollowCreateView.as_view(), name="api-club-follows"),
+    path(
+        "club/follows/<str:username>/",
+        api.FollowDeleteView.as_view(),
+        name="api-club-follow",
+    ),
+    path("club/blocks/", api.BlocksView.as_view(), name="api-club-blocks"),
+    path("club/blocks/<str:username>/", api.BlockDeleteView.as_view(), name="api-club-block"),
+    path("club/mutes/", api.MuteCreateView.as_view(), name="api-club-mutes"),
+    path("club/mutes/<str:username>/", api.MuteDeleteView.as_view(), name="api-club-mute"),
+]

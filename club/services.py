@@ -1,0 +1,98 @@
+"""Writes of the club (docs/social.md): follow, block. Keyword-only, atomic, each raises
+a ``club.errors`` error before it changes anything."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from club import errors
+from club.models import Block, Follow, Mute
+
+
+def player_get(*, username: str) -> User:
+    """The person named ``username`` (case-insensitive), or NotFound."""
+    target = User.objects.filter(username__iexact=(username or "").strip()).first()
+    if target is None or not target.is_active:
+        raise errors.NotFound()
+    return target
+
+
+def _other(user: User, target: User) -> None:
+    if target.pk == user.pk:
+        raise errors.Invalid(_("That is you."))
+
+
+def blocked_between(a_id: int, b_id: int) -> bool:
+    """Whether either of the two blocks the other."""
+    return Block.objects.filter(
+        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
+    ).exists()
+
+
+@transaction.atomic
+def follow_create(*, user: User, target: User) -> Follow:
+    """``user`` follows ``target`` (again: nothing changes). Refused between two people
+    one of whom blocks the other."""
+    _other(user, target)
+    if blocked_between(user.pk, target.pk):
+        raise errors.Blocked()
+    follow, _created = Follow.objects.get_or_create(follower=user, followed=target)
+    return follow
+
+
+@transaction.atomic
+def follow_delete(*, user: User, target: User) -> bool:
+    """``user`` no longer follows ``target``; False if he did not."""
+    deleted, _ = Follow.objects.filter(follower=user, followed=target).delete()
+    return bool(deleted)
+
+
+@transaction.atomic
+def block_create(*, user: User, target: User) -> Block:
+    """``user`` blocks ``target``: neither follows the other any longer, ``target``
+    cannot challenge or message ``user`` nor join his tables, and ``user`` never sees
+    ``target``'s chat (live, on his open sockets)."""
+    _other(user, target)
+    block, created = Block.objects.get_or_create(blocker=user, blocked=target)
+    Follow.objects.filter(
+        Q(follower=user, followed=target) | Q(follower=target, followed=user)
+    ).delete()
+    if created:
+        _tell_sockets(user.pk)
+    return block
+
+
+@transaction.atomic
+def block_delete(*, user: User, target: User) -> bool:
+    deleted, _ = Block.objects.filter(blocker=user, blocked=target).delete()
+    if deleted:
+        _tell_sockets(user.pk)
+    return bool(deleted)
+
+
+def _tell_sockets(user_id: int) -> None:
+    """After the commit, the person's club sockets read whom he ignores again."""
+    from club import realtime
+
+    transaction.on_commit(lambda: realtime.user_changed(user_id))
+
+
+@transaction.atomic
+def mute_create(*, user: User, target: User) -> Mute:
+    """``user`` no longer sees ``target``'s chat (for himself; live on his sockets)."""
+    _other(user, target)
+    mute, created = Mute.objects.get_or_create(user=user, muted=target)
+    if created:
+        _tell_sockets(user.pk)
+    return mute
+
+
+@transaction.atomic
+def mute_delete(*, user: User, target: User) -> bool:
+    deleted, _ = Mute.objects.filter(user=user, muted=target).delete()
+    if deleted:
+        _tell_sockets(user.pk)
+    return bool(deleted)

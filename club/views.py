@@ -1,0 +1,54 @@
+"""The club's pages (docs/social.md): Friends, and the forms that follow, block and mute
+from a player's page. Thin: call a service or a selector; a refused request shows the
+service's own message and changes nothing."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from accounts.types import signed_in
+from club import errors, selectors, services
+
+ACTIONS = {
+    "follow": services.follow_create,
+    "unfollow": services.follow_delete,
+    "block": services.block_create,
+    "unblock": services.block_delete,
+    "mute": services.mute_create,
+    "unmute": services.mute_delete,
+}
+
+
+@login_required
+def friends(request: HttpRequest) -> HttpResponse:
+    user = signed_in(request.user)
+    return render(
+        request,
+        "club/friends.html",
+        {"friends": selectors.friends(user=user), "blocked": selectors.blocked(user=user)},
+    )
+
+
+@login_required
+@require_POST
+def relation(request: HttpRequest, action: str) -> HttpResponse:
+    """Follow, unfollow, block, unblock, mute or unmute the player named in the form;
+    back to the page it came from (``next``) or to Friends."""
+    change = ACTIONS.get(action)
+    following = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(following, allowed_hosts={request.get_host()}):
+        following = ""
+    if change is None:
+        messages.error(request, str(errors.Invalid()))
+    else:
+        try:
+            target = services.player_get(username=request.POST.get("username", ""))
+            change(user=signed_in(request.user), target=target)
+        except errors.ClubError as exc:
+            messages.error(request, exc.message)
+    return redirect(following or "club:friends")

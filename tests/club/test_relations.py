@@ -1,0 +1,150 @@
+"""Follow (one way), block and mute, through the services, the API and the pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from club import errors, selectors, services
+from club.models import Block, Follow
+from tests.club.helpers import signed_in_client
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_following_is_one_way() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    services.follow_create(user=ann, target=bob)
+    assert [f.username for f in selectors.friends(user=ann)] == [bob.username]
+    assert selectors.friends(user=bob) == []
+
+
+def test_following_twice_changes_nothing() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    services.follow_create(user=ann, target=bob)
+    services.follow_create(user=ann, target=bob)
+    assert Follow.objects.count() == 1
+
+
+def test_nobody_follows_or_blocks_himself() -> None:
+    ann = UserFactory()
+    with pytest.raises(errors.Invalid):
+        services.follow_create(user=ann, target=ann)
+    with pytest.raises(errors.Invalid):
+        services.block_create(user=ann, target=ann)
+    assert not Follow.objects.exists() and not Block.objects.exists()
+
+
+def test_a_blocked_player_cannot_follow_the_one_who_blocks_him() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    services.block_create(user=ann, target=bob)
+    with pytest.raises(errors.Blocked):
+        services.follow_create(user=bob, target=ann)
+    with pytest.raises(errors.Blocked):
+        services.follow_create(user=ann, target=bob)
+
+
+def test_blocking_ends_following_both_ways() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    services.follow_create(user=ann, target=bob)
+    services.follow_create(user=bob, target=ann)
+    services.block_create(user=ann, target=bob)
+    assert not Follow.objects.exists()
+
+
+def test_the_friends_list_says_who_follows_back() -> None:
+    ann, bob, cid = UserFactory(), UserFactory(), UserFactory()
+    services.follow_create(user=ann, target=bob)
+    services.follow_create(user=ann, target=cid)
+    services.follow_create(user=bob, target=ann)
+    back = {f.username: f.follows_you for f in selectors.friends(user=ann)}
+    assert back == {bob.username: True, cid.username: False}
+
+
+def test_whom_a_player_ignores_are_those_he_blocks_or_mutes_and_those_who_block_him() -> None:
+    ann, bob, cid, dan = UserFactory(), UserFactory(), UserFactory(), UserFactory()
+    services.block_create(user=ann, target=bob)
+    services.mute_create(user=ann, target=cid)
+    services.block_create(user=dan, target=ann)
+    assert selectors.ignored_ids(user_id=ann.pk) == {bob.pk, cid.pk, dan.pk}
+    assert selectors.ignored_ids(user_id=bob.pk) == {ann.pk}
+
+
+# -- the API ----------------------------------------------------------------------------
+
+
+def test_api_follows_and_lists_friends() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    client = signed_in_client(ann)
+    answer = client.post("/api/v1/club/follows/", {"username": bob.username.upper()})
+    assert answer.status_code == 201
+    assert answer.json()["username"] == bob.username
+    rows = client.get("/api/v1/club/friends/").json()
+    assert [(r["username"], r["online"], r["table_id"]) for r in rows] == [
+        (bob.username, False, None)
+    ]
+    assert client.delete(f"/api/v1/club/follows/{bob.username}/").status_code == 204
+    assert client.get("/api/v1/club/friends/").json() == []
+
+
+def test_api_answers_an_unknown_player_in_the_one_error_shape() -> None:
+    client = signed_in_client(UserFactory())
+    answer = client.post("/api/v1/club/follows/", {"username": "nobody-at-all"})
+    assert answer.status_code == 404
+    assert answer.json()["error"]["code"] == "not_found"
+
+
+def test_api_refuses_to_follow_across_a_block() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    services.block_create(user=bob, target=ann)
+    answer = signed_in_client(ann).post("/api/v1/club/follows/", {"username": bob.username})
+    assert answer.status_code == 403
+    assert answer.json()["error"]["code"] == "blocked"
+    assert not Follow.objects.exists()
+
+
+def test_api_needs_a_signed_in_person() -> None:
+    from django.test import Client
+
+    answer = Client().get("/api/v1/club/friends/")
+    assert answer.status_code in (401, 403)
+    assert "error" in answer.json()
+
+
+def test_api_blocks_list_and_unblock() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    client = signed_in_client(ann)
+    assert client.post("/api/v1/club/blocks/", {"username": bob.username}).status_code == 201
+    assert [p["username"] for p in client.get("/api/v1/club/blocks/").json()] == [bob.username]
+    assert client.delete(f"/api/v1/club/blocks/{bob.username}/").status_code == 204
+    assert not Block.objects.exists()
+
+
+# -- the pages --------------------------------------------------------------------------
+
+
+def test_the_friends_page_lists_followed_players_with_escaped_names() -> None:
+    ann = UserFactory()
+    bob = UserFactory(display_name="<script>alert(1)</script>")
+    services.follow_create(user=ann, target=bob)
+    page = signed_in_client(ann).get("/club/friends/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert(1)" not in page
+
+
+def test_following_from_a_players_page_goes_back_to_it() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    client = signed_in_client(ann)
+    page = f"/players/{bob.username}/"
+    assert "club-actions" in client.get(page).content.decode()
+    answer = client.post("/club/players/follow/", {"username": bob.username, "next": page})
+    assert answer.status_code == 302 and answer["Location"] == page
+    assert Follow.objects.filter(follower=ann, followed=bob).exists()
+
+
+def test_a_refused_follow_from_the_page_changes_nothing_and_says_why() -> None:
+    ann = UserFactory()
+    client = signed_in_client(ann)
+    answer = client.post("/club/players/follow/", {"username": ann.username}, follow=True)
+    assert "That is you." in answer.content.decode()
+    assert not Follow.objects.exists()
