@@ -56,12 +56,12 @@ check: lint ## What CI runs: formatting, lint, types, migrations, layer contract
 	$(MAKE) test
 
 # The pure-Python packages held to mypy --strict (those that exist).
-STRICT := $(wildcard games/engine games/bots)
+STRICT := $(wildcard games/engine games/bots analysis/core.py)
 
 lint: install ## ruff format --check, ruff, mypy (strict for engine and bots), import-linter's layer contracts
 	$(RUN) ruff format --check .
 	$(RUN) ruff check .
-	$(RUN) mypy config accounts games tournaments ratings
+	$(RUN) mypy config accounts games tournaments ratings analysis
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
 	$(RUN) lint-imports --no-cache
 

@@ -1,0 +1,231 @@
+"""What the search thinks of a decision already taken: the value of the action taken and of
+the search's best, from the seat's view as it was (issue 30, the analysis of a match).
+
+:func:`appraise` runs the ``strong``/``master`` search of one decision
+(:meth:`StrongBot.search`) and returns the mean value of every candidate it weighed, in
+the match objective the bots play for (:mod:`games.bots.objective`: the change in the
+seat's standing, in points), with the action taken among them even where the search would
+not have looked at it (a jump bid, a give of a card it thought useful). The same worlds
+serve every candidate and the action taken, and the worlds are drawn exactly as the bot
+draws them, so an action equal to the bot's own choice at the same seed and budget is the
+best (loss 0).
+
+Per phase: dark or look (declaring blind against a normal deal, worth 0); bidding (each
+bid as declarer at that price, naming the contract after the talon, against passing and
+defending, and a redeal worth 0); gives (each plan of gives valued at its best contract; a
+give is worth its best plan); contract and write-off (one play-out per world rescored at
+the value named); play (every legal card). The two-player talon choice and a decision with
+one legal action have nothing to judge (``None``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from games.engine.actions import DARK, LOOK, PASS, REDEAL, WRITE_OFF, Action, Bid, Contract, Give
+from games.engine.deal import Deal
+from games.engine.position import deal_from_view
+from games.engine.views import View
+
+from .knowledge import Knowledge, knowledge_of
+from .policy import cards_to_give
+from .reading import Plays, active, auction_without_me, blind_world, contract_values, kept
+from .strong import GIVE_CANDIDATES, KEEP_PLANS, PRUNE_AFTER, StrongBot, _scored_at, _Search
+
+
+@dataclass(frozen=True, slots=True)
+class Appraisal:
+    """The candidates' mean values (points of standing in the match), best first."""
+
+    values: tuple[tuple[Action, float], ...]
+    samples: int
+
+    @property
+    def best(self) -> Action:
+        return self.values[0][0]
+
+    @property
+    def best_value(self) -> float:
+        return self.values[0][1]
+
+    def value_of(self, action: Action) -> float:
+        for a, v in self.values:
+            if a == action:
+                return v
+        raise KeyError(action)
+
+    def loss(self, action: Action) -> float:
+        """How much worse ``action`` is than the best (0 for the best)."""
+        return max(0.0, self.best_value - self.value_of(action))
+
+
+def appraise(bot: StrongBot, view: View, taken: Action) -> Appraisal | None:
+    """The search's values of ``view``'s decision, with ``taken`` among the candidates;
+    ``None`` where there is nothing to choose (one legal action, the face-down talons)."""
+    if view.seat is None or taken not in view.legal:
+        raise ValueError("the action taken is not one of this view's legal actions")
+    if len(view.legal) == 1 or view.phase == "talon":
+        return None
+    values = _Appraiser(bot, view, taken).values()
+    if values is None:
+        return None
+    ordered = sorted(values.items(), key=lambda item: (-item[1], item[0] != taken))
+    return Appraisal(values=tuple(ordered), samples=bot.budget.samples)
+
+
+class _Appraiser(_Search):
+    def __init__(self, bot: StrongBot, view: View, taken: Action) -> None:
+        super().__init__(bot, view)
+        self.taken = taken
+
+    def values(self) -> dict[Action, float] | None:
+        phase = self.view.phase
+        if phase == "dark_decision":
+            return self._dark_values()
+        know = knowledge_of(self.view)
+        if phase == "play":
+            return self._play_values(know)
+        if phase == "bidding":
+            return self._bid_values(know)
+        if phase == "giving":
+            return self._give_values(know)
+        if phase == "contract":
+            return self._contract_values(know)
+        return None
+
+    def _dark_values(self) -> dict[Action, float]:
+        total = 0.0
+        n = 0
+        for _ in self.clock.samples():
+            hands, talon = blind_world(self.view, self.rng)
+            total += self.value.of(self.declare(self.me, hands, talon, 120, dark=True))
+            n += 1
+        return {DARK: total / max(n, 1), LOOK: 0.0}
+
+    def _bid_values(self, know: Knowledge) -> dict[Action, float]:
+        view = self.view
+        legal = self.legal
+        bids = sorted(a.value for a in legal if isinstance(a, Bid))
+        prices = [bids[0]] if bids else []
+        if isinstance(self.taken, Bid) and self.taken.value not in prices:
+            prices.append(self.taken.value)
+        standing = [s for s, v in view.bids if v is not None]
+        holder = standing[-1] if standing else -1
+        rivals = [s for s in active(view) if s != self.me and s not in view.passed]
+        go = dict.fromkeys(prices, 0.0)
+        stop = 0.0
+        n = 0
+        for _ in self.clock.samples():
+            hands, piles = self._world(know)
+            talon = piles[0] if piles else 0
+            for price in prices:
+                world = self.declare(self.me, hands, talon, price)
+                go[price] += self._named_after_talon(world, price)
+            if holder in rivals:
+                winner, price = auction_without_me(view, rivals, holder, hands)
+                dark = view.dark and winner == holder
+                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
+            n += 1
+        n = max(n, 1)
+        out: dict[Action, float] = {Bid(p): v / n for p, v in go.items()}
+        if PASS in legal:
+            out[PASS] = stop / n
+        if REDEAL in legal:
+            out[REDEAL] = 0.0
+        return out
+
+    def _give_values(self, know: Knowledge) -> dict[Action, float]:
+        gives = [a for a in self.legal if isinstance(a, Give)]
+        receivers = sorted({g.to for g in gives})
+        hand = know.hand
+        me = self.me
+        cands = cards_to_give(hand, GIVE_CANDIDATES + len(receivers) - 1)
+        taken = self.taken
+        if isinstance(taken, Give) and taken.card.index not in cands:
+            cands = [*cands, taken.card.index]
+        plans: list[tuple[tuple[int, int], ...]] = []
+        if len(receivers) == 1:
+            plans = [((receivers[0], c),) for c in cands]
+        else:
+            r0, r1 = receivers
+            for a, b in combinations(cands, 2):
+                plans.append(((r0, a), (r1, b)))
+                plans.append(((r0, b), (r1, a)))
+        mine = {
+            i
+            for i, plan in enumerate(plans)
+            if isinstance(taken, Give) and (taken.to, taken.card.index) in plan
+        }
+        worlds: list[list[Deal]] = [[] for _ in plans]
+        alive = list(range(len(plans)))
+        for n, _ in enumerate(self.clock.samples()):
+            if n == PRUNE_AFTER and len(alive) > KEEP_PLANS:
+                evs = {i: self._plan_value(worlds[i], hand, plans[i]) for i in alive}
+                top = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
+                alive = sorted(set(top) | mine)
+            hands, _piles = self._world(know)
+            for i in alive:
+                h = list(hands)
+                for to, c in plans[i]:
+                    h[me] &= ~(1 << c)
+                    h[to] |= 1 << c
+                worlds[i].append(self._play_contract(h))
+        out: dict[Action, float] = {}
+        for i in alive:
+            ev = self._plan_value(worlds[i], hand, plans[i])
+            for g in gives:  # a plan is worth as much whichever of its gives comes first
+                if (g.to, g.card.index) in plans[i] and ev > out.get(g, float("-inf")):
+                    out[g] = ev
+        if REDEAL in self.legal:
+            out[REDEAL] = 0.0
+        return out
+
+    def _plan_value(
+        self, worlds: list[Deal], hand: int, plan: tuple[tuple[int, int], ...]
+    ) -> float:
+        return self._best_contract(worlds, contract_values(self.view, kept(hand, plan)))[0]
+
+    def _contract_values(self, know: Knowledge) -> dict[Action, float]:
+        values = [a.value for a in self.legal if isinstance(a, Contract)]
+        worlds = []
+        for _ in self.clock.samples():
+            hands, _piles = self._world(know)
+            worlds.append(self._play_contract(hands))
+        best_ev, choice = self._best_contract(worlds, values)
+        out: dict[Action, float] = {}
+        if choice is None:
+            out[WRITE_OFF if WRITE_OFF in self.legal else Contract(min(values))] = best_ev
+        else:
+            out[Contract(choice)] = best_ev
+        taken = self.taken
+        if taken not in out and worlds:
+            named = taken.value if isinstance(taken, Contract) else None
+            out[taken] = sum(self.value.of(_scored_at(d, named)) for d in worlds) / len(worlds)
+        return out
+
+    def _play_values(self, know: Knowledge) -> dict[Action, float]:
+        view = self.view
+        actions = list(self.legal)
+        totals = [0.0] * len(actions)
+        left = sum(view.hand_sizes)
+        exact = left <= self.bot.exact_tricks * len(active(view))
+        plays = Plays(view)
+        n = 0
+        for _ in self.clock.samples():
+            hands = self._played_world(know, plays)
+            try:
+                world = deal_from_view(view, hands)
+            except ValueError:
+                continue
+            n += 1
+            for i, action in enumerate(actions):
+                deal = world.copy()
+                deal.apply(action)
+                totals[i] += self.value.of(
+                    self.finish(deal, self.bot.exact_tricks if exact else None)
+                )
+        return {a: t / max(n, 1) for a, t in zip(actions, totals)}
+
+
+__all__ = ["Appraisal", "appraise"]
