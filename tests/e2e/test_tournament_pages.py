@@ -197,7 +197,7 @@ def test_the_entrants_update_without_a_reload_when_someone_registers_through_the
 
 
 def test_a_notification_sent_before_the_page_s_socket_opened_is_shown(organiser, pages, e2e_server):
-    """An announcement posted between a page's rendering and its tournament socket's
+    """An announcement posted between a page's rendering and its notification socket's
     subscription sent that page no message: the notification area is fetched again when
     the socket opens."""
     tournament_id = organiser.announce("Quiet Swiss")
@@ -217,7 +217,7 @@ def test_a_notification_sent_before_the_page_s_socket_opened_is_shown(organiser,
             )  # fmt: skip
         ws.connect_to_server()
 
-    page.route_web_socket(re.compile(r"/ws/tournaments/"), announce_then_connect)
+    page.route_web_socket(re.compile(r"/ws/notifications/"), announce_then_connect)
     page.goto("/tournaments/")
 
     page.wait_for_selector("#notifications-unread:not([hidden])", timeout=TICK)
