@@ -8,4 +8,7 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Players")
 
     def ready(self) -> None:
-        from accounts import limits  # noqa: F401  (connects the failed sign-in counters)
+        from accounts import (
+            limits,  # noqa: F401  (connects the failed sign-in counters)
+            sockets,  # noqa: F401  (closes a player's sockets on revocation)
+        )

@@ -10,15 +10,18 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.realtime import ReleasesChannel
+from config.ws_guard import GuardedSocket
 
 GROUP = "echo"
 
 
-class EchoConsumer(ReleasesChannel, AsyncJsonWebsocketConsumer):
+class EchoConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):
+    socket_kind = "echo"
+
     async def connect(self) -> None:
-        await self.channel_layer.group_add(GROUP, self.channel_name)
         await self.accept()
+        if await self.admit():
+            await self.channel_layer.group_add(GROUP, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(GROUP, self.channel_name)

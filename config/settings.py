@@ -383,10 +383,15 @@ GAMES_WS_BURST = 20  # ... in bursts of this many
 GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is closed
 GAMES_WS_USER_RATE = 20.0  # client messages a second per person (per address when anonymous),
 GAMES_WS_USER_BURST = 40  # all his table connections together, in bursts of this many
-GAMES_WS_MAX_PER_USER = 8  # table connections of one person at a time, per server process
-# ... and from one address (0: no cap). Behind a proxy, let the server take the client's
+# Websockets of each kind (tables, lobby, tournaments, notifications) one person holds at
+# a time, across every server process (counted in Redis: config/ws_guard.py) ...
+GAMES_WS_MAX_PER_USER = env.int("GAMES_WS_MAX_PER_USER", default=8)
+# ... and one address (0: no cap). Behind a proxy, let the server take the client's
 # address from the proxy's header (uvicorn --forwarded-allow-ips), or all share one.
 GAMES_WS_MAX_PER_ADDRESS = env.int("GAMES_WS_MAX_PER_ADDRESS", default=64)
+# Each open socket's place in those counts is a lease its server renews every third of
+# this; a server that dies leaves places that run out after it.
+GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
 # ------------------------------------------------------------------ the club (docs/social.md)
 # A club socket that stops without closing (its server died) still counts its person
 # online for at most this many seconds; each process re-scores its sockets every third.

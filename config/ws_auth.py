@@ -44,5 +44,6 @@ class TokenAuthMiddleware:
         if key:
             user = await _user_for(key)
             if user is not None:
-                scope = dict(scope, user=user)
+                # The key is kept to check it again after a revocation (config.ws_guard).
+                scope = dict(scope, user=user, auth_token=key)
         return await self.app(scope, receive, send)

@@ -6,8 +6,10 @@ only its own group, so it only ever receives its own seat's view; and it forward
 message only when it is the view of that seat and its user held that seat as it was sent
 (``may_forward``: each message says both), so a lost message about the seats never shows
 another player's cards. Actions name the user, not a seat: the service finds the seat.
-Sockets are capped per person and per address, and rate-limited per socket and per
-person (``Limits``); every database call runs in the thread pool (``_in_pool``).
+Sockets are capped per person and per address across the servers, and close when
+their user's credentials are revoked (config.ws_guard); they are rate-limited per
+socket and per person (``Limits``); every database call runs in the thread pool
+(``_in_pool``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from accounts.types import Visitor
+from config.ws_guard import GuardedSocket
 from games import errors, messages, realtime, selectors, services
 from games import state as table_state
 
@@ -62,7 +65,6 @@ _seat_return = _in_pool(services.seat_return)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
-CLOSE_TOO_MANY = 4429
 CLOSE_ABUSE = 1008  # policy violation
 
 
@@ -95,9 +97,9 @@ class RateLimit:
 
 
 class Limits:
-    """The table sockets of this server process per person (per address for anonymous
-    ones) and per address, and one rate bucket per person (per address) shared by all
-    his sockets. Only the event loop's thread touches it."""
+    """One rate bucket per person (per address for anonymous ones) shared by all his
+    table sockets on this server process, kept while he has one here (how many he may
+    open is config.ws_guard's). Only the event loop's thread touches it."""
 
     def __init__(self) -> None:
         self.open: Counter[tuple[str, Any]] = Counter()
@@ -106,19 +108,9 @@ class Limits:
     def enter(self, user_id: int | None, address: str | None) -> tuple[str, Any] | None:
         """Count a new socket of ``user_id`` (None: anonymous) from ``address``; returns
         the key of its rate bucket (:meth:`bucket`; None: an anonymous socket from an
-        address not known has only its own). Raises TooManyConnections, counting
-        nothing, when the person or the address has as many as allowed already."""
+        address not known has only its own)."""
         user = None if user_id is None else ("user", user_id)
         place = None if address is None else ("address", address)  # None: not known (tests)
-        if user is not None and self.open[user] >= settings.GAMES_WS_MAX_PER_USER:
-            raise errors.TooManyConnections(
-                f"at most {settings.GAMES_WS_MAX_PER_USER} table connections at a time per player"
-            )
-        cap = settings.GAMES_WS_MAX_PER_ADDRESS
-        if cap and place is not None and self.open[place] >= cap:
-            raise errors.TooManyConnections(
-                f"at most {cap} table connections at a time per address"
-            )
         for key in (user, place):
             if key is not None:
                 self.open[key] += 1
@@ -166,13 +158,14 @@ _connect_read = _in_pool(_connect)
 _state_read = _in_pool(selectors.table_state_message)
 
 
-class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
+class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
     """A socket at a table. Which seat's messages it receives and which seat it plays
     for are decided from its *user* against the seats as they are, never from a seat
     number it remembered: the service decides the seat of an action, and a table message
     carries whose view it is and who held each seat when it was sent
     (``realtime.send_views``, :meth:`may_forward`)."""
 
+    socket_kind = "table"
     table_id: int
     user_id: int | None = None
     seat: int | None = None
@@ -197,12 +190,9 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
         # proxy's header (uvicorn --forwarded-allow-ips), or every socket shares one.
         self.address = (self.scope.get("client") or (None,))[0]
         await self.accept()
-        try:
-            self.who = limits.enter(self.user_id, self.address)
-        except errors.TooManyConnections as exc:
-            await self.send_error(exc, None)
-            await self.close(CLOSE_TOO_MANY)
+        if not await self.admit():
             return
+        self.who = limits.enter(self.user_id, self.address)
         if self.who is not None:
             self.user_limit = limits.bucket(self.who)
         try:
@@ -266,6 +256,8 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
             message_id = frame.id
             if frame.type in messages.PLAYER_TYPES and self.user_id is None:
                 raise errors.NotSeated()
+            if frame.type in messages.PLAYER_TYPES and not await self.credential_holds():
+                return  # signed out since: closed (config.ws_guard)
             message = messages.parse_frame(frame)
             await self.handlers[type(message)](self, message)
         except errors.TableError as exc:
@@ -403,13 +395,16 @@ class TableConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
         await self.send_state()
 
 
-class LobbyConsumer(realtime.ReleasesChannel, AsyncWebsocketConsumer):
+class LobbyConsumer(GuardedSocket, AsyncWebsocketConsumer):
     """``ws/lobby/``: a ``{"type": "refresh", "table_id": …}`` whenever an open table
     changes, so the lobby page reloads its list."""
 
+    socket_kind = "lobby"
+
     async def connect(self) -> None:
-        await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
         await self.accept()
+        if await self.admit():
+            await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(realtime.LOBBY_GROUP, self.channel_name)

@@ -112,12 +112,6 @@ class RateLimited(TableError):
     default_message = _("Too many messages; slow down.")
 
 
-class TooManyConnections(TableError):
-    code = "too_many_connections"
-    status = 429
-    default_message = _("Too many connections at once; close some first.")
-
-
 class UnknownType(TableError):
     code = "unknown_type"
     default_message = _("Unknown message type.")

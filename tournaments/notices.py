@@ -1,7 +1,7 @@
 """Writes of the organiser's messages and the players' notification area: an
 announcement to every entrant, "check-in is open", "your table is ready". Each lands
 in the player's notification area (the site header: an unread count, refreshed live when
-the tournament's socket says it changed); with ``TOURNAMENTS_EMAIL`` on, an email too
+his own socket, ``ws/notifications/``, says it changed); with ``TOURNAMENTS_EMAIL`` on, an email too
 (Django's email backend; off by default).
 
 Services (keyword-only, atomic); the reads are in ``tournaments.selectors``.
@@ -45,6 +45,11 @@ def notify(
         for u in dict.fromkeys(user_ids)
     ]
     Notification.objects.bulk_create(rows)
+    if rows:
+        from tournaments import realtime
+
+        told = [r.user_id for r in rows]
+        transaction.on_commit(lambda: realtime.notifications_changed(told))
     if rows and getattr(settings, "TOURNAMENTS_EMAIL", False):
         ids = [r.user_id for r in rows]
         transaction.on_commit(lambda: _email(tournament.pk, ids, kind, text, url))

@@ -197,7 +197,7 @@ def test_the_entrants_update_without_a_reload_when_someone_registers_through_the
 
 
 def test_a_notification_sent_before_the_page_s_socket_opened_is_shown(organiser, pages, e2e_server):
-    """An announcement posted between a page's rendering and its tournament socket's
+    """An announcement posted between a page's rendering and its notification socket's
     subscription sent that page no message: the notification area is fetched again when
     the socket opens."""
     tournament_id = organiser.announce("Quiet Swiss")
@@ -217,11 +217,44 @@ def test_a_notification_sent_before_the_page_s_socket_opened_is_shown(organiser,
             )  # fmt: skip
         ws.connect_to_server()
 
-    page.route_web_socket(re.compile(r"/ws/tournaments/"), announce_then_connect)
+    page.route_web_socket(re.compile(r"/ws/notifications/"), announce_then_connect)
     page.goto("/tournaments/")
 
     page.wait_for_selector("#notifications-unread:not([hidden])", timeout=TICK)
     assert announced and page.inner_text("#notifications-unread") == "1"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_walk_in_s_page_opened_before_he_was_entered_tells_him_his_table_is_ready(
+    organiser, pages, size, tmp_path
+):
+    """Issue 28 item 6: the page's sockets were the tournaments he had entered when it
+    was loaded, so a walk-in's open page heard nothing. His notification area listens to
+    his own socket, whatever he has entered since."""
+    tournament_id = organiser.announce("Walk-in Swiss")
+    page = pages.new(width=size[0], height=size[1])
+    walk_in = sign_up(page)
+    page.goto("/leaderboards/")
+    page.evaluate("() => { window.notReloaded = true; }")
+    for _ in range(2):
+        _name, token = api_player(page)
+        api_call(page, token, "POST", f"/api/v1/tournaments/{tournament_id}/register/")
+
+    org = organiser.page
+    org.goto("/admin/tournaments/registration/add/")
+    org.select_option("#id_tournament", str(tournament_id))
+    org.click(".field-user .select2-selection")
+    org.fill(".select2-search__field", walk_in)
+    org.click(f".select2-results__option:text-is('{walk_in}')")
+    org.click("input[name=_save]")
+    org.wait_for_selector(".messagelist .success")
+    assert "Started: 1." in organiser.act(tournament_id, "start_now")
+
+    page.wait_for_selector("#notifications-unread:not([hidden])", state="attached", timeout=TICK)
+    assert page.evaluate("() => window.notReloaded") is True
+    assert page.locator("#notifications-unread").text_content() == "1"
+    assert "your table is ready" in page.locator("#notifications").inner_html()
+    page.screenshot(path=str(tmp_path / f"walk-in-{size[0]}.png"))
 
 
 def test_a_running_tournament_shows_its_round_with_links_to_the_live_tables(running, pages):

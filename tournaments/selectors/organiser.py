@@ -36,7 +36,6 @@ def notification_text(note: Any) -> str:
 class NotificationArea:
     unread: int
     items: list[tuple[Any, str]]  # (notification, its text)
-    tournament_ids: list[int]  # whose sockets tell the area to refresh
 
 
 def notification_area(*, user: Visitor | None, limit: int = 8) -> NotificationArea | None:
@@ -48,15 +47,9 @@ def notification_area(*, user: Visitor | None, limit: int = 8) -> NotificationAr
 
     mine = Notification.objects.filter(user=who)
     items = list(mine.select_related("tournament")[:limit])
-    active = Tournament.objects.filter(
-        registrations__user=who,
-        registrations__status__in=ENTERED,
-        status__in=Tournament.ACTIVE,
-    ).values_list("pk", flat=True)
     return NotificationArea(
         unread=mine.filter(read_at__isnull=True).count(),
         items=[(n, notification_text(n)) for n in items],
-        tournament_ids=sorted(set(active)),
     )
 
 

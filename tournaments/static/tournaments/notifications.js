@@ -1,6 +1,7 @@
-// The notification area of the site header: an unread count, kept live over the sockets
-// of the player's tournaments (ws/tournaments/<id>/ says "changed": fetch the area
-// again). Opening it marks everything read.
+// The notification area of the site header: an unread count, kept live over the player's
+// own socket (ws/notifications/ says "changed" whenever a notification for him is written,
+// whatever tournaments he had when the page was loaded: fetch the area again). Opening it
+// marks everything read.
 (function () {
   "use strict";
   var area = document.getElementById("notifications");
@@ -57,8 +58,6 @@
   }
 
   bind(area);
-  if (!window.WebSocket) return;
-  (area.dataset.wsPaths || "").split(" ").filter(Boolean).forEach(function (path) {
-    connect(path, 1000);
-  });
+  if (!window.WebSocket || !area.dataset.wsPath) return;
+  connect(area.dataset.wsPath, 1000);
 })();
