@@ -98,8 +98,10 @@ def rating_chart_svg(
     if by_match:
         for i in range(int(t1) + 1):
             label = start_label if i == 0 else match_label.replace("{n}", str(i))
+            # The last label ends at its point (centred there, half of it would be cut off).
+            anchor = "end" if i and i == int(t1) else "middle"
             parts.append(
-                f'<text class="axis-match" x="{x(float(i)):.1f}" y="{HEIGHT - 8}" text-anchor="middle" '
+                f'<text class="axis-match" x="{x(float(i)):.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}" '
                 f'font-size="11" fill="#555">{escape(label)}</text>'
             )
     else:
@@ -137,9 +139,12 @@ def rating_chart_svg(
                     f'r="4" fill="{colour}"><title>{escape(s.label)}: {v:.0f}</title></circle>'
                 )
                 if i:
+                    # Right of the point, or left of it in the right half of the plot.
+                    right = x(t) < PAD_LEFT + plot_w / 2
+                    at, anchor = (x(t) + 6, "start") if right else (x(t) - 6, "end")
                     parts.append(
-                        f'<text class="point-label" x="{x(t) + 6:.1f}" y="{y(v) - 6:.1f}" font-size="11" '
-                        f'fill="{colour}">{escape(match_label.replace("{n}", str(i)))}: {v:.0f}</text>'
+                        f'<text class="point-label" x="{at:.1f}" y="{y(v) - 6:.1f}" font-size="11" '
+                        f'text-anchor="{anchor}" fill="{colour}">{escape(match_label.replace("{n}", str(i)))}: {v:.0f}</text>'
                     )
         else:
             lt, lv = xs[-1], s.points[-1][1]

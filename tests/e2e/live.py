@@ -122,6 +122,15 @@ class LiveServer:
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
 
+    def manage_output(self, *args: str) -> str:
+        """Run a management command against the server's database; returns what it
+        printed (e.g. the id of what a ``shell -c`` made)."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+            capture_output=True, text=True,
+        )  # fmt: skip
+        return done.stdout
+
     def stop_tables_left_playing(self) -> int:
         """Stop the tables a test left playing (its pages are closed): their seats would
         otherwise pass to bots after two missed clocks, and bots at this server's pace
