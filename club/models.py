@@ -98,3 +98,181 @@ class Mute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}"
+
+
+class ChatMessage(models.Model):
+    """One message in a chat room (docs/social.md). ``room`` is ``players`` (a table's
+    seated players), ``spectators`` (the same table's watchers: never shown to its
+    players while the match is playing) or ``tournament`` (its entrants; the organiser's
+    announcements too)."""
+
+    class Room(models.TextChoices):
+        PLAYERS = "players", _("table")
+        SPECTATORS = "spectators", _("spectators")
+        TOURNAMENT = "tournament", _("tournament")
+
+    room = models.CharField(_("room"), max_length=12, choices=Room.choices)
+    table = models.ForeignKey(
+        "games.Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("tournament"),
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("author"),
+    )
+    announcement = models.BooleanField(_("organiser's announcement"), default=False)
+    text = models.CharField(_("text"), max_length=1000)
+    created_at = models.DateTimeField(_("written"), auto_now_add=True, db_index=True)
+    hidden_at = models.DateTimeField(_("hidden"), null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("hidden by"),
+    )
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["table", "-created_at"], name="club_chat_table"),
+            models.Index(fields=["tournament", "-created_at"], name="club_chat_tournament"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(room="tournament", table__isnull=True, tournament__isnull=False)
+                | ~Q(room="tournament") & Q(table__isnull=False, tournament__isnull=True),
+                name="club_chat_one_place",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class ChatReport(models.Model):
+    """A person reports a message to the moderators (the admin's moderation queue)."""
+
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.CASCADE, related_name="reports", verbose_name=_("message")
+    )
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("reported by"),
+    )
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("reported"), auto_now_add=True)
+    handled_at = models.DateTimeField(_("handled"), null=True, blank=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+
+    class Meta:
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+        ordering = ["handled_at", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="club_report_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.message_id}: {self.reason[:40]}"
+
+
+class ChatBan(models.Model):
+    """A moderator mutes a person for a time: in one tournament (its organiser or the
+    staff) or everywhere (the staff)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_bans",
+        verbose_name=_("player"),
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("tournament"),
+        help_text=_("Empty: everywhere on the site."),
+    )
+    until = models.DateTimeField(_("until"))
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat mute by a moderator")
+        verbose_name_plural = _("chat mutes by moderators")
+        ordering = ["-until"]
+        indexes = [models.Index(fields=["user", "until"], name="club_ban_user_until")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} until {self.until:%Y-%m-%d %H:%M}"
+
+
+class ChatSettings(models.Model):
+    """A person's chat switch: off, he neither sees nor writes chat anywhere."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_settings",
+        verbose_name=_("player"),
+    )
+    chat_off = models.BooleanField(_("chat off"), default=False)
+
+    class Meta:
+        verbose_name = _("chat setting")
+        verbose_name_plural = _("chat settings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {'off' if self.chat_off else 'on'}"
+
+
+class TableChat(models.Model):
+    """A table's chat switch (its creator's): off, nobody writes there."""
+
+    table = models.OneToOneField(
+        "games.Table", on_delete=models.CASCADE, related_name="+", verbose_name=_("table")
+    )
+    chat_off = models.BooleanField(_("chat off"), default=False)
+
+    class Meta:
+        verbose_name = _("table chat setting")
+        verbose_name_plural = _("table chat settings")
+
+    def __str__(self) -> str:
+        return f"{self.table_id}: {'off' if self.chat_off else 'on'}"
