@@ -2,8 +2,9 @@
 service or selector in the thread pool, send what it gives.
 
 * A signed-in person's socket counts him online (``club.presence``; ``?table=<id>`` on a
-  table's page says where) and receives his own notices (challenges) and "read your
-  mutes again" (group ``club.user.<id>``).
+  table's page says where), starts with his open challenges (``challenges``) and
+  receives his own notices (each ``challenge`` as it changes) and "read your mutes
+  again" (group ``club.user.<id>``).
 * On a table's page (``?table=<id>``, ``&invite=…`` for a private one) or a tournament's
   (``?tournament=<id>``) it is also that place's chat: it starts with ``chat.state`` (the
   last messages this person may read) and then forwards each new ``chat`` message,
@@ -12,7 +13,8 @@ service or selector in the thread pool, send what it gives.
   while it was said (a spectators' message during play: ``club.services.chat``).
 
 Client messages: ``say`` {text}, ``report`` {message, reason}, ``mute`` {user},
-``hide`` {message} (moderators), ``chat`` {off} (his own switch), ``ping``; each answered
+``hide`` {message} (moderators), ``chat`` {off} (his own switch), ``answer``
+{challenge, accept}, ``cancel`` {challenge}, ``ping``; each answered
 by ``ack`` or ``error`` with the message's ``id``.
 """
 
@@ -63,6 +65,9 @@ _report = _in_pool(services.chat_report)
 _hide = _in_pool(services.message_hide)
 _switch = _in_pool(services.chat_switch)
 _mute_write = _in_pool(_mute)
+_challenges_read = _in_pool(selectors.challenges_open_for)
+_answer = _in_pool(services.challenge_answer)
+_cancel = _in_pool(services.challenge_cancel)
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -98,6 +103,10 @@ class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
             )
             self.present = True
             presence.ensure_refresher()
+            items = await _challenges_read(user=self.user)
+            await self.send(
+                text_data=_dumps({"type": "challenges", "me": self.user_id, "items": items})
+            )
         if self.table_id is not None or self.tournament_id is not None:
             await self.open_room()
 
@@ -201,6 +210,16 @@ class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
     async def on_chat(self, message: dict[str, Any]) -> None:
         await _switch(user=self.user, off=bool(message.get("off")))
 
+    async def on_answer(self, message: dict[str, Any]) -> None:
+        await _answer(
+            user=self.user,
+            challenge_id=_int(message.get("challenge")),
+            accept=message.get("accept") is True,
+        )
+
+    async def on_cancel(self, message: dict[str, Any]) -> None:
+        await _cancel(user=self.user, challenge_id=_int(message.get("challenge")))
+
     async def on_ping(self, message: dict[str, Any]) -> None:
         await self.send(text_data=_dumps({"type": "pong", "id": message.get("id")}))
 
@@ -210,6 +229,8 @@ class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
         "hide": on_hide,
         "mute": on_mute,
         "chat": on_chat,
+        "answer": on_answer,
+        "cancel": on_cancel,
         "ping": on_ping,
     }
 

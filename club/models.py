@@ -276,3 +276,84 @@ class TableChat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}: {'off' if self.chat_off else 'on'}"
+
+
+class Challenge(models.Model):
+    """ "Play me": a person invites one or two others to a private table of the size,
+    rules and clock he chose (bots take the other seats). When every invited person
+    has accepted, the table is made, everybody seated and the match started; one
+    decline, a cancel, or ``expires_at`` closes it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for answers")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=_("challenger"),
+    )
+    players = models.PositiveSmallIntegerField(_("players"))
+    preset = models.CharField(_("rules"), max_length=16)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    move_seconds = models.PositiveIntegerField(_("seconds a move"))
+    rated = models.BooleanField(_("rated"), default=False)
+    bot_level = models.CharField(_("bot level"), max_length=8, default="basic")
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    table = models.ForeignKey(
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"), db_index=True)
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} by {self.challenger_id} ({self.status})"
+
+
+class ChallengeInvite(models.Model):
+    """One invited person's answer to a challenge."""
+
+    class Answer(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.CASCADE, related_name="invites", verbose_name=_("challenge")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+        verbose_name=_("invited"),
+    )
+    answer = models.CharField(
+        _("answer"), max_length=8, choices=Answer.choices, default=Answer.WAITING
+    )
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "user"], name="club_invite_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.challenge_id} → {self.user_id}: {self.answer}"

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.types import Visitor, person
 from club import errors, presence, realtime
-from club.models import Block, ChatMessage, Follow, Mute
+from club.models import Block, Challenge, ChatMessage, Follow, Mute
 from games import selectors as table_selectors
 from games.models import Seat, Table
 
@@ -275,3 +277,42 @@ def chat_state(room: Room) -> dict[str, Any]:
         "messages": room.history,
         "max_length": settings.CLUB_CHAT_MAX_LENGTH,
     }
+
+
+# ------------------------------------------------------------------ challenges
+
+
+def challenge_payload(challenge: Challenge) -> dict[str, Any]:
+    """A challenge as the sockets and the API show it."""
+    invites = list(challenge.invites.select_related("user"))
+    return {
+        "type": "challenge",
+        "id": challenge.pk,
+        "status": challenge.status,
+        "from": {
+            "id": challenge.challenger_id,
+            "username": challenge.challenger.username,
+            "name": challenge.challenger.get_display_name(),
+        },
+        "invited": [
+            {"id": i.user_id, "name": i.user.get_display_name(), "answer": i.answer}
+            for i in invites
+        ],
+        "players": challenge.players,
+        "preset": challenge.preset,
+        "move_seconds": challenge.move_seconds,
+        "rated": challenge.rated,
+        "expires_at": challenge.expires_at.isoformat(),
+        "table_id": challenge.table_id,
+    }
+
+
+def challenges_open_for(*, user: User) -> list[dict[str, Any]]:
+    """The pending challenges a person sent or was sent (his notification area)."""
+    rows = (
+        Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=timezone.now())
+        .filter(Q(challenger=user) | Q(invites__user=user))
+        .select_related("challenger")
+        .distinct()
+    )
+    return [challenge_payload(c) for c in rows]

@@ -9,3 +9,9 @@ from club import services
 def chat_expire() -> int:
     """Delete chat past ``CLUB_CHAT_RETENTION_DAYS`` (docs/social.md)."""
     return services.chat_expire()
+
+
+@shared_task(name="club.challenges_expire", ignore_result=True)
+def challenges_expire() -> int:
+    """Close the challenges not answered in time; their people see it at once."""
+    return services.challenges_expire()

@@ -391,6 +391,7 @@ CLUB_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
 # better-profanity's own list while CLUB_CHAT_FILTER_ENGLISH is on.
 CLUB_CHAT_WORDLISTS = [str(BASE_DIR / "club" / "wordlists" / "ru_uk.txt")]
 CLUB_CHAT_FILTER_ENGLISH = True
+CLUB_CHALLENGE_SECONDS = 180  # a challenge not answered by then expires
 # ------------------------------------------------------------------ tournaments
 # Notifications (an announcement, check-in open, a table ready) go to each player's
 # notification area on the site; with this on, by email too (Django's email backend:
@@ -420,4 +421,5 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 5.0},
     "games-logs-archive": {"task": "games.logs_archive", "schedule": GAMES_ARCHIVE_SWEEP_SECONDS},
     "club-chat-expire": {"task": "club.chat_expire", "schedule": 3600.0},
+    "club-challenges-expire": {"task": "club.challenges_expire", "schedule": 15.0},
 }

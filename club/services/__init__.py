@@ -1,7 +1,13 @@
 """Writes of the club (docs/social.md), split along their seams and re-exported here, so
 callers import ``from club import services``: follow, block and mute
-(``relations``); chat and its moderation (``chat``)."""
+(``relations``); chat and its moderation (``chat``); "Play me" (``challenges``)."""
 
+from club.services.challenges import (
+    challenge_answer,
+    challenge_cancel,
+    challenge_create,
+    challenges_expire,
+)
 from club.services.chat import (
     chat_ban,
     chat_expire,
@@ -26,6 +32,10 @@ __all__ = [
     "block_create",
     "block_delete",
     "blocked_between",
+    "challenge_answer",
+    "challenge_cancel",
+    "challenge_create",
+    "challenges_expire",
     "chat_ban",
     "chat_expire",
     "chat_report",

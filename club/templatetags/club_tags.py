@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlencode
 
@@ -15,6 +16,7 @@ from django import template
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from club import selectors
 from games.models import Table
@@ -41,10 +43,29 @@ def club_socket(context: Any) -> str:
     signed_in = getattr(getattr(request, "user", None), "is_authenticated", False)
     if not signed_in and not query:
         return ""
+    strings = {
+        "challenged": _("%(name)s challenges you: %(what)s."),
+        "waiting": _("Your challenge to %(names)s: waiting for the answers."),
+        "declined": _("%(names)s: the challenge was declined."),
+        "expired": _("The challenge expired."),
+        "cancelled": _("The challenge was cancelled."),
+        "accept": _("Accept"),
+        "decline": _("Decline"),
+        "cancel": _("Cancel"),
+        "close": _("Close"),
+        "players": _("%(n)s players"),
+        "seconds": _("%(s)s s a move"),
+        "rated": _("rated"),
+        "unrated": _("unrated"),
+        "notices": _("Challenges"),
+    }
     return format_html(
-        '<script src="{}" data-ws="/ws/club/{}" defer></script>',
+        '<link rel="stylesheet" href="{}"><script src="{}" data-ws="/ws/club/{}" '
+        'data-strings="{}" defer></script>',
+        static("club/club.css"),
         static("club/club.js"),
         f"?{urlencode(query)}" if query else "",
+        json.dumps({k: str(v) for k, v in strings.items()}, ensure_ascii=False),
     )
 
 

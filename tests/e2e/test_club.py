@@ -74,3 +74,33 @@ def test_two_players_talk_and_a_spectator_does_not_reach_them(
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         if size == PHONE:
             page.screenshot(path=f"/tmp/club-chat-phone-{id(page)}.png", full_page=True)
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 900}, PHONE], ids=["desktop", "phone"])
+def test_a_challenge_from_the_friends_list_accepted_seats_both_at_one_table(
+    pages: Any, size: dict[str, int]
+) -> None:
+    ann, bob = pages.new(**size), pages.new(**size)
+    sign_up(ann)
+    bob_name = sign_up(bob)
+    ann.goto(f"/players/{bob_name}/")
+    ann.click(".club-actions button[type=submit]")  # follow
+    ann.goto("/club/friends/")
+    ann.click(".friend .actions a")  # Play me
+    assert ann.input_value("#id_to1") == bob_name
+    ann.check("input[name=players][value='2']")
+    bob.goto("/play/")
+    bob.wait_for_timeout(300)  # bob's club socket is open
+    ann.click("#create-table")
+    ann.wait_for_url("**/club/friends/")
+    ann.wait_for_selector(".club-notice")  # "waiting for the answers", with Cancel
+    notice = bob.wait_for_selector(".club-notice")
+    assert "challenges you" in notice.text_content()
+    if size == PHONE:
+        bob.screenshot(path="/tmp/club-challenge-phone.png")
+        assert bob.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    bob.click(".club-notice-actions button:not(.secondary)")  # Accept
+    for page in (ann, bob):
+        page.wait_for_url("**/tables/*/")
+        page.wait_for_selector("#table-root .felt")
+    assert ann.url == bob.url
