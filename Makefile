@@ -61,7 +61,7 @@ STRICT := $(wildcard games/engine games/bots analysis/core.py)
 lint: install ## ruff format --check, ruff, mypy (strict for engine and bots), import-linter's layer contracts
 	$(RUN) ruff format --check .
 	$(RUN) ruff check .
-	$(RUN) mypy config accounts games tournaments ratings analysis
+	$(RUN) mypy config accounts games tournaments ratings analysis club
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
 	$(RUN) lint-imports --no-cache
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,8 +20,11 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from accounts.types import signed_in
-from club import selectors, services
-from games.api import ErrorSerializer
+from club import errors, selectors, services
+from club.models import Challenge
+from games import table_rules
+from games.api import ErrorSerializer, OptionsField
+from games.bots import LEVELS
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="malformed input"),
@@ -134,3 +143,90 @@ class MuteCreateView(RelationCreateView):
 @extend_schema_view(delete=extend_schema(summary="Unmute a player"))
 class MuteDeleteView(RelationDeleteView):
     change = services.mute_delete
+
+
+class ChallengeSerializer(serializers.Serializer[Any]):
+    """A challenge as ``club.selectors.challenge_payload`` gives it."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Challenge.Status.choices)
+    players = serializers.IntegerField()
+    preset = serializers.CharField()
+    move_seconds = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    expires_at = serializers.DateTimeField()
+    table_id = serializers.IntegerField(
+        allow_null=True, help_text="The private table, once everybody accepted."
+    )
+    invited = serializers.ListField(child=serializers.DictField())
+
+
+class ChallengeCreateSerializer(serializers.Serializer[Any]):
+    invited = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        min_length=1,
+        max_length=2,
+        help_text="The user names of one or two people.",
+    )
+    players = serializers.ChoiceField(choices=[2, 3, 4], default=3)
+    preset = serializers.ChoiceField(choices=table_rules.PRESET_NAMES, default="classic")
+    options = OptionsField(required=False, help_text="Changes to the preset.")
+    move_seconds = serializers.IntegerField(
+        default=30,
+        min_value=table_rules.MOVE_SECONDS_RANGE[0],
+        max_value=table_rules.MOVE_SECONDS_RANGE[1],
+    )
+    rated = serializers.BooleanField(default=False)
+    bot_level = serializers.ChoiceField(choices=list(LEVELS), default="basic")
+
+
+class ChallengesView(ClubAPIView):
+    @extend_schema(
+        summary="Your open challenges, sent and received",
+        responses={200: ChallengeSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.challenges_open_for(user=signed_in(request.user)))
+
+    @extend_schema(
+        summary="Challenge one or two people (bots take the other seats)",
+        request=ChallengeCreateSerializer,
+        responses={201: ChallengeSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ChallengeCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        challenge = services.challenge_create(
+            user=signed_in(request.user),
+            invited=[services.player_get(username=name) for name in data.pop("invited")],
+            **data,
+        )
+        return Response(selectors.challenge_payload(challenge), status=status.HTTP_201_CREATED)
+
+
+class ChallengeAnswerView(ClubAPIView):
+    """``accept``, ``decline`` (the invited) or ``cancel`` (the challenger)."""
+
+    @extend_schema(
+        operation_id="club_challenges_answer",
+        summary="Accept, decline or cancel a challenge",
+        parameters=[
+            OpenApiParameter(
+                "answer", str, OpenApiParameter.PATH, enum=["accept", "decline", "cancel"]
+            )
+        ],
+        request=None,
+        responses={200: ChallengeSerializer, **ERRORS},
+    )
+    def post(self, request: Request, challenge_id: int, answer: str) -> Response:
+        user = signed_in(request.user)
+        if answer not in ("accept", "decline", "cancel"):
+            raise errors.NotFound(_("No such challenge."))
+        if answer == "cancel":
+            challenge = services.challenge_cancel(user=user, challenge_id=challenge_id)
+        else:
+            challenge = services.challenge_answer(
+                user=user, challenge_id=challenge_id, accept=answer == "accept"
+            )
+        return Response(selectors.challenge_payload(challenge))

@@ -14,4 +14,10 @@ urlpatterns = [
     path("club/blocks/<str:username>/", api.BlockDeleteView.as_view(), name="api-club-block"),
     path("club/mutes/", api.MuteCreateView.as_view(), name="api-club-mutes"),
     path("club/mutes/<str:username>/", api.MuteDeleteView.as_view(), name="api-club-mute"),
+    path("club/challenges/", api.ChallengesView.as_view(), name="api-club-challenges"),
+    path(
+        "club/challenges/<int:challenge_id>/<str:answer>/",
+        api.ChallengeAnswerView.as_view(),
+        name="api-club-challenge-answer",
+    ),
 ]

@@ -2,17 +2,22 @@
 
 * ``club.user.<id>``: every club socket of one person: his challenges, and "your mutes
   or blocks changed" (the sockets read them again, so a mute takes effect live);
-* ``club.chat.<room>``: a chat room (``club.chat.rooms``) — a table's players, its
-  spectators, a tournament.
+* ``club.chat.table.<id>``, ``club.chat.tournament.<id>``: the sockets on a table's or
+  a tournament's page. A table's group carries both of its rooms: a spectators' message
+  said during play names the people seated then (the event's ``seats``), and no socket
+  of theirs forwards it (``club.consumers``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import realtime
+
+if TYPE_CHECKING:
+    from club.models import ChatMessage
 
 log = logging.getLogger(__name__)
 
@@ -21,23 +26,49 @@ def user_group(user_id: int) -> str:
     return f"club.user.{user_id}"
 
 
-def room_group(room: str) -> str:
-    return f"club.chat.{room}"
+def table_group(table_id: int) -> str:
+    return f"club.chat.table.{table_id}"
 
 
-def _send(group: str, kind: str, payload: dict[str, Any]) -> None:
+def tournament_group(tournament_id: int) -> str:
+    return f"club.chat.tournament.{tournament_id}"
+
+
+def message_group(message: ChatMessage) -> str:
+    if message.table_id is not None:
+        return table_group(message.table_id)
+    assert message.tournament_id is not None
+    return tournament_group(message.tournament_id)
+
+
+def _send(group: str, kind: str, payload: dict[str, Any], seats: list[int] | None = None) -> None:
     try:
         text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-        realtime.send([(group, text)], kind)
+        held: list[int | None] | None = None if seats is None else [*seats]
+        realtime.send([(group, text)], kind, seats=held)
     except Exception:  # a live update must never break what was committed
         log.exception("club: could not send %s to %s", payload.get("type"), group)
 
 
 def user_changed(user_id: int) -> None:
-    """The person's mutes, blocks or chat setting changed: his sockets read them again."""
+    """The person's mutes, blocks or chat switch changed: his sockets read them again."""
     _send(user_group(user_id), "club.reload", {"type": "reload"})
 
 
 def user_notify(user_id: int, payload: dict[str, Any]) -> None:
     """A notice for every club socket of one person (a challenge, its answer)."""
     _send(user_group(user_id), "table.message", payload)
+
+
+def chat_said(message: ChatMessage, hide_from: list[int] | None) -> None:
+    from club.selectors import message_payload
+
+    _send(message_group(message), "table.message", message_payload(message), seats=hide_from)
+
+
+def chat_hidden(message: ChatMessage) -> None:
+    _send(message_group(message), "table.message", {"type": "chat.hidden", "id": message.pk})
+
+
+def table_chat_switched(table_id: int, off: bool) -> None:
+    _send(table_group(table_id), "table.message", {"type": "chat.switched", "off": off})

@@ -1,14 +1,21 @@
 """Reads of the club (docs/social.md): the Friends list with presence, whom a person
-ignores in chat."""
+ignores in chat, what a chat socket starts with."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.types import Visitor, person
-from club import presence
-from club.models import Block, Follow, Mute
+from club import errors, presence, realtime
+from club.models import Block, Challenge, ChatMessage, Follow, Mute
+from games import selectors as table_selectors
 from games.models import Seat, Table
 
 
@@ -85,3 +92,227 @@ def relation(*, user: Visitor | None, target: User) -> Relation | None:
         following=Follow.objects.filter(follower=me, followed=target).exists(),
         blocking=Block.objects.filter(blocker=me, blocked=target).exists(),
     )
+
+
+# ------------------------------------------------------------------ chat
+
+
+def message_payload(message: ChatMessage) -> dict[str, Any]:
+    """A chat message as the sockets send it (the text as written, never HTML: every
+    page sets it as text)."""
+    author = message.author
+    return {
+        "type": "chat",
+        "id": message.pk,
+        "room": message.room,
+        "author": {
+            "id": author.pk,
+            "username": author.username,
+            "name": author.get_display_name(),
+            "staff": author.is_staff,
+        },
+        "announcement": message.announcement,
+        "text": message.text,
+        "at": message.created_at.isoformat(),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentAccess:
+    read: bool
+    write: bool
+    playing_now: list[int]  # people seated at its tables playing now
+
+
+def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> TournamentAccess:
+    """Who reads and writes a tournament's chat: its entrants, its organiser and the
+    staff. What is said there while its tables play skips the people seated at them."""
+    from tournaments.models import Assignment, Registration, Tournament
+
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        raise errors.NotFound(_("No such tournament."))
+    me = person(user)
+    allowed = me is not None and (
+        me.is_staff
+        or t.created_by_id == me.pk
+        or Registration.objects.filter(
+            tournament=t,
+            user=me,
+            status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN),
+        ).exists()
+    )
+    playing = [
+        uid
+        for uid in Seat.objects.filter(
+            table__in=Assignment.objects.filter(
+                round__tournament=t, table__status=Table.Status.PLAYING
+            ).values("table_id"),
+            user__isnull=False,
+        ).values_list("user_id", flat=True)
+        if uid is not None
+    ]
+    return TournamentAccess(read=allowed, write=allowed, playing_now=playing)
+
+
+def message_readable(*, user: User, message: ChatMessage) -> bool:
+    """Whether ``user`` may read ``message`` where it was said (to report it)."""
+    if message.hidden_at is not None:
+        return False
+    if message.table is not None:
+        # A spectators' message is hidden from the table's players while it plays.
+        return not (
+            message.room == ChatMessage.Room.SPECTATORS
+            and message.table.status == Table.Status.PLAYING
+            and Seat.objects.filter(table=message.table, user=user).exists()
+        )
+    assert message.tournament_id is not None
+    return tournament_chat_access(user=user, tournament_id=message.tournament_id).read
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """What a club socket on a table's or a tournament's page starts with."""
+
+    group: str
+    me: int | None
+    writes: bool  # he may write here (signed in, chat on, the table's chat on)
+    room: str | None  # where what he writes goes
+    chat_off: bool  # his own switch
+    table_chat_off: bool
+    moderator: bool
+    ignored: set[int]
+    follows: list[int]
+    history: list[dict[str, Any]]
+
+
+def chat_room(
+    *,
+    user: Visitor | None,
+    table_id: int | None = None,
+    tournament_id: int | None = None,
+    invite_code: str | None = None,
+) -> Room:
+    """The chat of a table's (or a tournament's) page for ``user``: the last
+    ``CLUB_CHAT_HISTORY`` messages he may read, oldest first, and what he may do."""
+    from club.services.chat import (
+        Room as Rooms,
+    )
+    from club.services.chat import (
+        chat_off_for,
+        may_moderate,
+        table_chat_off,
+        tournament_of,
+    )
+
+    me = person(user)
+    messages = ChatMessage.objects.filter(hidden_at__isnull=True).select_related("author")
+    off = me is not None and chat_off_for(me.pk)
+    ignored = ignored_ids(user_id=me.pk) if me is not None else set()
+    if table_id is not None:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise errors.NotFound(_("No such table."))
+        if not table_selectors.may_watch(table=table, user=user, invite_code=invite_code):
+            raise errors.Forbidden()
+        seated = me is not None and Seat.objects.filter(table=table, user=me).exists()
+        messages = messages.filter(table=table)
+        if seated and table.status == Table.Status.PLAYING:
+            messages = messages.filter(room=Rooms.PLAYERS)
+        group = realtime.table_group(table.pk)
+        switched_off = table_chat_off(table.pk)
+        room: str | None = Rooms.PLAYERS if seated else Rooms.SPECTATORS
+        writes = me is not None and not off and not switched_off
+        moderator = me is not None and may_moderate(user=me, tournament_id=tournament_of(table.pk))
+    else:
+        if tournament_id is None:
+            raise errors.Invalid()
+        access = tournament_chat_access(user=user, tournament_id=tournament_id)
+        if not access.read:
+            raise errors.Forbidden(_("Only the entrants and the organiser read this chat."))
+        messages = messages.filter(tournament_id=tournament_id)
+        if me is not None and me.pk in access.playing_now:
+            messages = messages.filter(announcement=True)
+        group = realtime.tournament_group(tournament_id)
+        switched_off = False
+        room = Rooms.TOURNAMENT
+        writes = me is not None and not off and access.write
+        moderator = me is not None and may_moderate(user=me, tournament_id=tournament_id)
+    history: list[dict[str, Any]] = []
+    if not off:
+        history = [
+            message_payload(m)
+            for m in messages.exclude(author_id__in=ignored)[: settings.CLUB_CHAT_HISTORY]
+        ][::-1]
+    follows = (
+        list(Follow.objects.filter(follower=me).values_list("followed_id", flat=True))
+        if me is not None
+        else []
+    )
+    return Room(
+        group=group,
+        me=me.pk if me is not None else None,
+        writes=writes,
+        room=room if writes else None,
+        chat_off=off,
+        table_chat_off=switched_off,
+        moderator=moderator,
+        ignored=ignored,
+        follows=follows,
+        history=history,
+    )
+
+
+def chat_state(room: Room) -> dict[str, Any]:
+    """The ``chat.state`` message a socket starts with."""
+    return {
+        "type": "chat.state",
+        "me": room.me,
+        "writes": room.writes,
+        "room": room.room,
+        "chat_off": room.chat_off,
+        "table_chat_off": room.table_chat_off,
+        "moderator": room.moderator,
+        "follows": room.follows,
+        "messages": room.history,
+        "max_length": settings.CLUB_CHAT_MAX_LENGTH,
+    }
+
+
+# ------------------------------------------------------------------ challenges
+
+
+def challenge_payload(challenge: Challenge) -> dict[str, Any]:
+    """A challenge as the sockets and the API show it."""
+    invites = list(challenge.invites.select_related("user"))
+    return {
+        "type": "challenge",
+        "id": challenge.pk,
+        "status": challenge.status,
+        "from": {
+            "id": challenge.challenger_id,
+            "username": challenge.challenger.username,
+            "name": challenge.challenger.get_display_name(),
+        },
+        "invited": [
+            {"id": i.user_id, "name": i.user.get_display_name(), "answer": i.answer}
+            for i in invites
+        ],
+        "players": challenge.players,
+        "preset": challenge.preset,
+        "move_seconds": challenge.move_seconds,
+        "rated": challenge.rated,
+        "expires_at": challenge.expires_at.isoformat(),
+        "table_id": challenge.table_id,
+    }
+
+
+def challenges_open_for(*, user: User) -> list[dict[str, Any]]:
+    """The pending challenges a person sent or was sent (his notification area)."""
+    rows = (
+        Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=timezone.now())
+        .filter(Q(challenger=user) | Q(invites__user=user))
+        .select_related("challenger")
+        .distinct()
+    )
+    return [challenge_payload(c) for c in rows]

@@ -8,5 +8,6 @@ app_name = "club"
 
 urlpatterns = [
     path("friends/", views.friends, name="friends"),
+    path("challenge/", views.challenge, name="challenge"),
     path("players/<slug:action>/", views.relation, name="relation"),
 ]

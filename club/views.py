@@ -1,18 +1,22 @@
-"""The club's pages (docs/social.md): Friends, and the forms that follow, block and mute
-from a player's page. Thin: call a service or a selector; a refused request shows the
+"""The club's pages (docs/social.md): Friends, "Play me", and the forms that follow,
+block and mute from a player's page. Thin: call a service or a selector; a refused request shows the
 service's own message and changes nothing."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.types import signed_in
 from club import errors, selectors, services
+from club.forms import ChallengeForm
+from games.pages.forms import presets_json
 
 ACTIONS = {
     "follow": services.follow_create,
@@ -52,3 +56,40 @@ def relation(request: HttpRequest, action: str) -> HttpResponse:
         except errors.ClubError as exc:
             messages.error(request, exc.message)
     return redirect(following or "club:friends")
+
+
+@login_required
+def challenge(request: HttpRequest) -> HttpResponse:
+    """ "Play me": the lobby's form with the people invited (``?to=<username>`` fills
+    the first); sent, the person stays where the notification area shows it live."""
+    user = signed_in(request.user)
+    if request.method == "POST":
+        form = ChallengeForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.challenge_create(
+                    user=user,
+                    invited=[services.player_get(username=n) for n in form.usernames()],
+                    players=data["players"],
+                    preset=data["preset"],
+                    options=form.options(),
+                    move_seconds=data["move_seconds"],
+                    rated=data["rated"],
+                    bot_level=data["bot_level"],
+                )
+            except errors.ClubError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, _("Challenge sent: waiting for the answers."))
+                return redirect("club:friends")
+        status = 400
+    else:
+        form = ChallengeForm(initial={"to1": request.GET.get("to", "")[:150]})
+        status = 200
+    context = {
+        "form": form,
+        "presets": presets_json(),
+        "minutes": settings.CLUB_CHALLENGE_SECONDS // 60,
+    }
+    return render(request, "club/challenge.html", context, status=status)

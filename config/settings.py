@@ -396,6 +396,15 @@ GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
 # A club socket that stops without closing (its server died) still counts its person
 # online for at most this many seconds; each process re-scores its sockets every third.
 CLUB_PRESENCE_TTL = 15
+CLUB_CHAT_MAX_LENGTH = 300  # characters of one chat message
+CLUB_CHAT_RATE = (5, 10)  # at most 5 messages in 10 seconds per person, across processes
+CLUB_CHAT_HISTORY = 50  # messages a chat shows when it opens
+CLUB_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
+# The word filter's lists (club/wordfilter.py): Russian and Ukrainian; English from
+# better-profanity's own list while CLUB_CHAT_FILTER_ENGLISH is on.
+CLUB_CHAT_WORDLISTS = [str(BASE_DIR / "club" / "wordlists" / "ru_uk.txt")]
+CLUB_CHAT_FILTER_ENGLISH = True
+CLUB_CHALLENGE_SECONDS = 180  # a challenge not answered by then expires
 # ------------------------------------------------------------------ tournaments
 # Notifications (an announcement, check-in open, a table ready) go to each player's
 # notification area on the site; with this on, by email too (Django's email backend:
@@ -424,4 +433,6 @@ CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 5.0},
     "games-logs-archive": {"task": "games.logs_archive", "schedule": GAMES_ARCHIVE_SWEEP_SECONDS},
+    "club-chat-expire": {"task": "club.chat_expire", "schedule": 3600.0},
+    "club-challenges-expire": {"task": "club.challenges_expire", "schedule": 15.0},
 }

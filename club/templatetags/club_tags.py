@@ -8,30 +8,64 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django import template
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from club import selectors
 from games.models import Table
+from tournaments.models import Tournament
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def club_socket(context: Any) -> str:
+    """A signed-in person's pages, and the pages of a table or a tournament (whose chat
+    an anonymous visitor may read), open the club socket."""
+    request = context.get("request")
     table = context.get("table")
     tournament = context.get("t") or context.get("tournament")
-    query = ""
+    query: dict[str, Any] = {}
     if isinstance(table, Table):
-        query = f"?table={table.pk}"
-    elif tournament is not None and type(tournament).__name__ == "Tournament":
-        query = f"?tournament={tournament.pk}"
+        query["table"] = table.pk
+        invite = request.GET.get("invite") if request is not None else None
+        if invite:
+            query["invite"] = invite[:64]
+    elif isinstance(tournament, Tournament):
+        query["tournament"] = tournament.pk
+    signed_in = getattr(getattr(request, "user", None), "is_authenticated", False)
+    if not signed_in and not query:
+        return ""
+    strings = {
+        "challenged": _("%(name)s challenges you: %(what)s."),
+        "waiting": _("Your challenge to %(names)s: waiting for the answers."),
+        "declined": _("%(names)s: the challenge was declined."),
+        "expired": _("The challenge expired."),
+        "cancelled": _("The challenge was cancelled."),
+        "accept": _("Accept"),
+        "decline": _("Decline"),
+        "cancel": _("Cancel"),
+        "close": _("Close"),
+        "players": _("%(n)s players"),
+        "seconds": _("%(s)s s a move"),
+        "rated": _("rated"),
+        "unrated": _("unrated"),
+        "notices": _("Challenges"),
+    }
     return format_html(
-        '<script src="{}" data-ws="/ws/club/{}" defer></script>', static("club/club.js"), query
+        '<link rel="stylesheet" href="{}"><script src="{}" data-ws="/ws/club/{}" '
+        'data-strings="{}" defer></script>',
+        static("club/club.css"),
+        static("club/club.js"),
+        f"?{urlencode(query)}" if query else "",
+        json.dumps({k: str(v) for k, v in strings.items()}, ensure_ascii=False),
     )
 
 

@@ -1,13 +1,17 @@
 // The page's one club socket (ws/club/, docs/social.md): presence, the person's own
-// notices, and the chat room of the page's table or tournament. Other scripts use it
-// through window.Club: Club.on(type, fn) for the messages of a type, Club.send(obj).
+// notices (challenges, shown in a notification area of their own), and the chat room
+// of the page's table or tournament. Other scripts use it through window.Club:
+// Club.on(type, fn) for the messages of a type, Club.send(obj).
 (function () {
   "use strict";
   const script = document.currentScript;
   if (!script || window.Club) return;
+  const strings = JSON.parse(script.dataset.strings || "{}");
   const handlers = {};
   let ws = null;
   let delay = 1000;
+  let counter = 0;
+  let reader = null; // this socket's person (the server's "challenges" message names him)
 
   function on(type, fn) {
     (handlers[type] = handlers[type] || []).push(fn);
@@ -26,7 +30,6 @@
     ws = new WebSocket(scheme + "//" + location.host + script.dataset.ws);
     ws.addEventListener("open", () => {
       delay = 1000;
-      (handlers.open || []).forEach((fn) => fn());
     });
     ws.addEventListener("message", (event) => {
       let message;
@@ -43,6 +46,93 @@
       delay = Math.min(delay * 2, 30000);
     });
   }
+
+  // -- challenges: a small notification area, live -------------------------------------
+
+  function fill(template, values) {
+    return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key]));
+  }
+
+  function area() {
+    let box = document.getElementById("club-notices");
+    if (!box) {
+      box = document.createElement("section");
+      box.id = "club-notices";
+      box.className = "club-notices";
+      box.setAttribute("aria-label", strings.notices || "");
+      box.setAttribute("aria-live", "polite");
+      document.body.append(box);
+    }
+    return box;
+  }
+
+  function button(label, className, onClick) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = className;
+    b.textContent = label;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function describe(c) {
+    return [
+      fill(strings.players || "", { n: c.players }),
+      c.preset,
+      fill(strings.seconds || "", { s: c.move_seconds }),
+      c.rated ? strings.rated : strings.unrated,
+    ].join(", ");
+  }
+
+  function answer(type, c, extra) {
+    send(Object.assign({ type: type, id: "n" + ++counter, challenge: c.id }, extra || {}));
+  }
+
+  function show(c) {
+    const box = area();
+    let item = box.querySelector('[data-challenge="' + c.id + '"]');
+    if (!item) {
+      item = document.createElement("div");
+      item.className = "club-notice";
+      item.dataset.challenge = c.id;
+      box.append(item);
+    }
+    const mine = c.invited.every((i) => i.id !== reader);
+    const names = c.invited.map((i) => i.name).join(", ");
+    const text = document.createElement("p");
+    const actions = document.createElement("div");
+    actions.className = "club-notice-actions";
+    if (c.status === "accepted" && c.table_id) {
+      location.href = "/tables/" + c.table_id + "/";
+      return;
+    }
+    if (c.status === "pending") {
+      if (mine) {
+        text.textContent = fill(strings.waiting || "", { names: names });
+        actions.append(button(strings.cancel, "link", () => answer("cancel", c)));
+      } else {
+        const invite = c.invited.find((i) => i.id === reader);
+        text.textContent = fill(strings.challenged || "", { name: c.from.name, what: describe(c) });
+        if (invite && invite.answer === "waiting") {
+          actions.append(
+            button(strings.accept, "", () => answer("answer", c, { accept: true })),
+            button(strings.decline, "secondary", () => answer("answer", c, { accept: false }))
+          );
+        }
+      }
+    } else {
+      const key = c.status === "declined" ? "declined" : c.status;
+      text.textContent = fill(strings[key] || c.status, { names: names });
+      actions.append(button(strings.close, "link", () => item.remove()));
+    }
+    item.replaceChildren(text, actions);
+  }
+
+  on("challenges", (message) => {
+    reader = message.me;
+    message.items.forEach(show);
+  });
+  on("challenge", show);
 
   window.Club = { on: on, send: send };
   connect();

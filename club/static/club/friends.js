@@ -21,7 +21,7 @@
     const link = document.createElement("a");
     link.href = "/tables/" + friend.table_id + "/";
     link.textContent = (friend.playing ? text.playing : text.watching).replace(
-      "%(id)s",
+      "{id}",
       String(friend.table_id)
     );
     cell.appendChild(link);

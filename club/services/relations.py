@@ -1,4 +1,4 @@
-"""Writes of the club (docs/social.md): follow, block. Keyword-only, atomic, each raises
+"""Writes of the club (docs/social.md): follow, block, mute. Keyword-only, atomic, each raises
 a ``club.errors`` error before it changes anything."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def block_create(*, user: User, target: User) -> Block:
         Q(follower=user, followed=target) | Q(follower=target, followed=user)
     ).delete()
     if created:
-        _tell_sockets(user.pk)
+        _tell_sockets(user.pk, target.pk)
     return block
 
 
@@ -69,15 +69,19 @@ def block_create(*, user: User, target: User) -> Block:
 def block_delete(*, user: User, target: User) -> bool:
     deleted, _ = Block.objects.filter(blocker=user, blocked=target).delete()
     if deleted:
-        _tell_sockets(user.pk)
+        _tell_sockets(user.pk, target.pk)
     return bool(deleted)
 
 
-def _tell_sockets(user_id: int) -> None:
-    """After the commit, the person's club sockets read whom he ignores again."""
+def _tell_sockets(*user_ids: int) -> None:
+    """After the commit, these people's club sockets read whom they ignore again."""
     from club import realtime
 
-    transaction.on_commit(lambda: realtime.user_changed(user_id))
+    def tell() -> None:
+        for user_id in user_ids:
+            realtime.user_changed(user_id)
+
+    transaction.on_commit(tell)
 
 
 @transaction.atomic

@@ -1,0 +1,27 @@
+"""The challenge form: the lobby's table form (players, rules, options, clock, rated),
+with the people invited and the bots' level instead of "private" (a challenge's
+table is always private)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.pages.forms import BotForm, CreateTableForm
+
+
+class ChallengeForm(CreateTableForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["private"]
+        self.fields["to1"] = forms.CharField(label=_("Invite (user name)"), max_length=150)
+        self.fields["to2"] = forms.CharField(
+            label=_("And (optional)"), max_length=150, required=False
+        )
+        self.fields["bot_level"] = BotForm.base_fields["level"]
+
+    def usernames(self) -> list[str]:
+        names = [self.cleaned_data.get("to1") or "", self.cleaned_data.get("to2") or ""]
+        return [n.strip() for n in names if n.strip()]

@@ -1,0 +1,51 @@
+"""Writes of the club (docs/social.md), split along their seams and re-exported here, so
+callers import ``from club import services``: follow, block and mute
+(``relations``); chat and its moderation (``chat``); "Play me" (``challenges``)."""
+
+from club.services.challenges import (
+    challenge_answer,
+    challenge_cancel,
+    challenge_create,
+    challenges_expire,
+)
+from club.services.chat import (
+    chat_ban,
+    chat_expire,
+    chat_report,
+    chat_say,
+    chat_switch,
+    message_hide,
+    table_chat_switch,
+)
+from club.services.relations import (
+    block_create,
+    block_delete,
+    blocked_between,
+    follow_create,
+    follow_delete,
+    mute_create,
+    mute_delete,
+    player_get,
+)
+
+__all__ = [
+    "block_create",
+    "block_delete",
+    "blocked_between",
+    "challenge_answer",
+    "challenge_cancel",
+    "challenge_create",
+    "challenges_expire",
+    "chat_ban",
+    "chat_expire",
+    "chat_report",
+    "chat_say",
+    "chat_switch",
+    "follow_create",
+    "follow_delete",
+    "message_hide",
+    "mute_create",
+    "mute_delete",
+    "player_get",
+    "table_chat_switch",
+]

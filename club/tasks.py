@@ -1,0 +1,17 @@
+"""Celery tasks of the club: load, call one service, nothing else."""
+
+from celery import shared_task
+
+from club import services
+
+
+@shared_task(name="club.chat_expire", ignore_result=True)
+def chat_expire() -> int:
+    """Delete chat past ``CLUB_CHAT_RETENTION_DAYS`` (docs/social.md)."""
+    return services.chat_expire()
+
+
+@shared_task(name="club.challenges_expire", ignore_result=True)
+def challenges_expire() -> int:
+    """Close the challenges not answered in time; their people see it at once."""
+    return services.challenges_expire()
