@@ -243,9 +243,15 @@ class FinishedBy(models.TextChoices):
     no schema change); only ``won`` has a winner."""
 
     WON = "won", _("won")
+    DEALS = "deals", _("after its deals")
     TIME = "time", _("time limit")
     RESIGNED = "resigned", _("everyone resigned")
     ABANDONED = "abandoned", _("stopped by the organiser")
+
+
+# The ways the rules end a match (docs/spec.md §3.6, §3.7): the record holds every action.
+# The others cut it short at its last complete deal.
+BY_THE_RULES = frozenset({FinishedBy.WON, FinishedBy.DEALS})
 
 
 class MatchResult(models.Model):
@@ -281,7 +287,15 @@ class MatchResult(models.Model):
         n = self.deals
         if self.finished_by == FinishedBy.WON:
             return ""
-        if self.finished_by == FinishedBy.TIME:
+        if self.finished_by == FinishedBy.DEALS:
+            # The table's match length: ``deals`` counts redeals too (docs/spec.md §3.7).
+            n = (self.record.get("options") or {}).get("deals") or n
+            text = ngettext(
+                "The match ended after its %(n)s deal: the places go by the scores.",
+                "The match ended after its %(n)s deals: the places go by the scores.",
+                n,
+            )
+        elif self.finished_by == FinishedBy.TIME:
             text = ngettext(
                 "Ended by the time limit after %(n)s complete deal: the places go by the scores.",
                 "Ended by the time limit after %(n)s complete deals: the places go by the scores.",

@@ -41,7 +41,7 @@ from django.utils import timezone
 
 from games import state as table_state
 
-from .models import Dealing, FinishedBy, MatchResult, Table, TableAction
+from .models import BY_THE_RULES, Dealing, MatchResult, Table, TableAction
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def table_log_archive(*, table_id: int, now: datetime | None = None) -> tuple[in
         if found is None:
             return None
         record, finished_by = found
-        if not record_matches_rows(table=table, record=record, cut=finished_by != FinishedBy.WON):
+        if not record_matches_rows(table=table, record=record, cut=finished_by not in BY_THE_RULES):
             log.error("table %s: its record does not match its log; the log is kept", table_id)
             return None
         actions, _ = TableAction.objects.filter(table_id=table_id).delete()

@@ -16,6 +16,7 @@ MOVE_SECONDS_RANGE = (5, 600)
 # docs/rules.md "Table options"; the engine only needs > 0. The top is far beyond a
 # match people play, for bench/table_actions.py's endless matches (target 100,000).
 TARGET_RANGE = (100, 100_000)
+DEALS_RANGE = (1, 100)  # docs/spec.md §7: the option deals, when a table sets it
 PRESET_NAMES = tuple(PRESETS)  # the engine's presets, in its order
 
 
@@ -35,4 +36,7 @@ def table_options(*, players: int, preset: str, options: dict[str, Any] | None) 
     low, high = TARGET_RANGE
     if not low <= opts.target <= high:
         raise errors.Malformed(f"option target must be a whole number from {low} to {high}")
+    low, high = DEALS_RANGE
+    if opts.deals is not None and not low <= opts.deals <= high:
+        raise errors.Malformed(f"option deals must be null or a whole number from {low} to {high}")
     return opts

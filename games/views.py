@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.types import Visitor, signed_in
 from games import errors, selectors, services
 from games.models import MatchResult, Table
-from games.pages.forms import BotForm, CreateTableForm, presets_json
+from games.pages.forms import BotForm, CreateTableForm, PracticeForm, presets_json
 from games.pages.options import (
     BOT_LEVEL_HELP,
     all_lines,
@@ -85,7 +85,7 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     return {
         "tables": tables,
         "my_tables": mine,
-        "bot_form": BotForm(),
+        "bot_form": PracticeForm(),
         "bot_levels": [str(BOT_LEVEL_HELP[level]) for level in BOT_LEVEL_HELP],
         "page": page,
         "newer_page": page - 1 if page > 1 else None,
@@ -171,9 +171,11 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @_refusal_shown(on_error="lobby")
 def play_bots(request: HttpRequest) -> HttpResponse:
     """ "Play against bots now": you and two bots, started at once."""
-    form = BotForm(request.POST)
-    level = form.cleaned_data["level"] if form.is_valid() else "basic"
-    table = services.table_play_bots(user=signed_in(request.user), level=level)
+    form = PracticeForm(request.POST)
+    valid = form.is_valid()
+    level = form.cleaned_data["level"] if valid else "basic"
+    deals = form.cleaned_data["deals"] if valid else None
+    table = services.table_play_bots(user=signed_in(request.user), level=level, deals=deals)
     return redirect("games:table", table_id=table.pk)
 
 

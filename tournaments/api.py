@@ -99,7 +99,9 @@ class TableResultSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     table_id = serializers.IntegerField(allow_null=True)
     status = serializers.CharField()
-    finished_by = serializers.CharField(help_text="won, time, resigned, abandoned; empty: playing")
+    finished_by = serializers.CharField(
+        help_text="won, deals, time, resigned, abandoned; empty: playing"
+    )
     seat = serializers.IntegerField()
     player = serializers.CharField()
     place = serializers.IntegerField(allow_null=True)

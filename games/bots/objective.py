@@ -53,6 +53,8 @@ def standing(match: Match, seat: int) -> float:
     """``seat``'s standing against the others."""
     if match.winner is not None:
         return WIN if match.winner == seat else -WIN
+    if match.over:  # §3.7: finished by deals with the highest score shared
+        return 0.0 if match.scores[seat] == max(match.scores) else -WIN
     mine = seat_standing(match, seat)
     others = [seat_standing(match, s) for s in range(match.players) if s != seat]
     return mine - sum(others) / len(others)

@@ -36,7 +36,7 @@ from .errors import (
     NotYourTurn,
 )
 from .events import Event
-from .match import DealResult, Match, deal_cards
+from .match import DealResult, Ending, Match, deal_cards
 from .options import PRESETS, BarrelBidding, Bolts, Options
 from .record import RecordError
 from .replay import replay
@@ -55,6 +55,7 @@ __all__ = [
     "Dark",
     "Deal",
     "DealResult",
+    "Ending",
     "EngineError",
     "Event",
     "Give",

@@ -179,6 +179,15 @@ class MatchWon:
     score: int
 
 
+@dataclass(slots=True)
+class MatchFinished:
+    """The match ended after its N-th counted deal (§3.7): ``seat`` is the single highest
+    score, or ``None`` when the highest score is shared."""
+
+    seat: int | None
+    deals: int
+
+
 Event = Union[
     DealStarted,
     ForcedBid,
@@ -203,4 +212,5 @@ Event = Union[
     Samosval,
     GoldenReset,
     MatchWon,
+    MatchFinished,
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from .actions import Action
@@ -24,6 +25,7 @@ from .events import (
     DealStarted,
     Event,
     GoldenReset,
+    MatchFinished,
     MatchWon,
     Samosval,
 )
@@ -38,6 +40,14 @@ FALLEN_SCORE = 760  # 880 − 120
 BARREL_ATTEMPTS = 3
 BOLT_LIMIT = 3
 BOLT_PENALTY = 120
+
+
+class Ending(str, Enum):
+    """How a match ended by the rules (§8's ``finished_by``): won (§3.2, §3.6) or after its
+    N-th counted deal (§3.7). The service adds its own ways (time, resigned, abandoned)."""
+
+    WON = "won"
+    DEALS = "deals"
 
 
 @dataclass(slots=True)
@@ -90,6 +100,7 @@ class Match:
         "dealer",
         "deals_played",
         "falls",
+        "finished_by",
         "first_dealer",
         "golden_made",
         "log",
@@ -121,6 +132,7 @@ class Match:
         self.deals_played = 0  # completed deals, redeals not counted (golden count, §9.8)
         self.golden_made = False
         self.winner: int | None = None
+        self.finished_by: Ending | None = None
         self.deal: Deal | None = None
         self.results: list[DealResult] = []
         self.log: list[DealLog] = []
@@ -183,6 +195,7 @@ class Match:
         other.deals_played = self.deals_played
         other.golden_made = self.golden_made
         other.winner = self.winner
+        other.finished_by = self.finished_by
         other.deal = self.deal.copy() if self.deal is not None else None
         other.results = self.results[:]
         other.log = [DealLog(d.hands, d.talons, d.actions[:]) for d in self.log]
@@ -195,7 +208,7 @@ class Match:
     def to_act(self) -> int | None:
         """The seat to act, or ``None`` between deals and after the match is won."""
         deal = self.deal
-        if deal is None or deal.phase == Phase.COMPLETE or self.winner is not None:
+        if deal is None or deal.phase == Phase.COMPLETE or self.finished_by is not None:
             return None
         return deal.to_act
 
@@ -205,17 +218,27 @@ class Match:
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        """Won, or finished after its N-th counted deal (§3.7)."""
+        return self.finished_by is not None
 
     @property
     def awaiting_deal(self) -> bool:
         """True when the next deal's cards must be given with :meth:`start_deal`."""
-        return self.winner is None and (self.deal is None or self.deal.phase == Phase.COMPLETE)
+        return self.finished_by is None and (self.deal is None or self.deal.phase == Phase.COMPLETE)
+
+    @property
+    def placements(self) -> list[int] | None:
+        """Places by seat once the match is over (§8): 1 for the winner, or for every seat
+        sharing the highest score of a match finished by deals (§3.7); the others by
+        score, equal scores sharing a place. ``None`` while the match goes on."""
+        if self.finished_by is None:
+            return None
+        return places(self.scores, self.winner)
 
     def legal_actions(self) -> Sequence[Action]:
         """Every action the seat to act may take now (empty when nobody is to act)."""
         deal = self.deal
-        if deal is None or deal.phase is _COMPLETE or self.winner is not None:
+        if deal is None or deal.phase is _COMPLETE or self.finished_by is not None:
             return ()
         return deal.legal_actions()
 
@@ -232,9 +255,9 @@ class Match:
         """Apply ``action`` for the seat to act (``seat``, if given, must be that seat).
         Returns the events it caused; raises and changes nothing when it is not allowed."""
         deal = self.deal
-        if deal is None or deal.phase is _COMPLETE or self.winner is not None:
+        if deal is None or deal.phase is _COMPLETE or self.finished_by is not None:
             raise IllegalAction(
-                "the match is over" if self.winner is not None else "no deal is in progress"
+                "the match is over" if self.finished_by is not None else "no deal is in progress"
             )
         actor = deal.to_act
         dealt = deal.apply(action, seat)
@@ -243,7 +266,7 @@ class Match:
             return dealt
         events = list(dealt)
         self._finish_deal(deal, events)
-        if self._rng is not None and self.winner is None:
+        if self._rng is not None and self.finished_by is None:
             self._deal_from_rng(events)
         return events
 
@@ -253,7 +276,7 @@ class Match:
         empty), or 10 a hand and two talons of 2 with two players (§2.1, §4, §5)."""
         if not self.awaiting_deal:
             raise IllegalAction(
-                "a deal is in progress" if self.winner is None else "the match is over"
+                "a deal is in progress" if self.finished_by is None else "the match is over"
             )
         n = self.players
         if len(hands) != n:
@@ -310,7 +333,7 @@ class Match:
         bot's what-if: see ``position.match_at_standing``). The deal is not logged."""
         if deal.phase is not _COMPLETE:
             raise IllegalAction("the deal is not complete")
-        if self.winner is not None:
+        if self.finished_by is not None:
             raise IllegalAction("the match is over")
         events: list[Event] = []
         self._finish_deal(deal, events)
@@ -346,6 +369,7 @@ class Match:
             if sitter == deal.declarer and deal.outcome is Outcome.MADE:
                 scores[sitter] = BARREL_SCORE + deal.contract
                 self.winner = sitter
+                self.finished_by = Ending.WON
                 events.append(MatchWon(sitter, scores[sitter]))
                 self._record(deal)  # §9.3: steps 3–5 are not applied
                 return
@@ -409,6 +433,7 @@ class Match:
                         winner = tops[0]
             if winner is not None:
                 self.winner = winner
+                self.finished_by = Ending.WON
                 events.append(MatchWon(winner, scores[winner]))
 
         # §6.2, §9.8: after the n-th golden deal with no golden contract made, reset.
@@ -421,6 +446,14 @@ class Match:
             self.attempts = 0
             self.falls = [0] * n
             events.append(GoldenReset())
+
+        # §3.7: after every step of the N-th counted deal, a match not won ends by deals.
+        if opts.deals is not None and self.winner is None and self.deals_played >= opts.deals:
+            top = max(self.scores)
+            tops = [s for s in range(n) if self.scores[s] == top]
+            self.winner = tops[0] if len(tops) == 1 else None
+            self.finished_by = Ending.DEALS
+            events.append(MatchFinished(self.winner, self.deals_played))
         self._record(deal)
 
     def _fall(self, seat: int, reason: str, events: list[Event]) -> None:
@@ -454,6 +487,17 @@ class Match:
         )
         if deal.outcome is not Outcome.REDEAL:
             self.dealer = (self.dealer + 1) % self.players
+
+
+def places(scores: Sequence[int], winner: int | None = None) -> list[int]:
+    """Places by seat (1 best): ``winner`` first, the rest by score, highest first, equal
+    scores sharing a place and the next place skipping them (300, 300, 100 → 1, 1, 3)."""
+
+    def key(seat: int) -> tuple[int, int]:
+        return (0 if seat == winner else 1, -scores[seat])
+
+    keys = [key(s) for s in range(len(scores))]
+    return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
 def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
@@ -493,4 +537,4 @@ def deal_layout(players: int, dealer: int) -> list[int]:
     return [7, 7, 7, 3]
 
 
-__all__ = ["BARREL_BID", "DealResult", "Match"]
+__all__ = ["BARREL_BID", "DealResult", "Ending", "Match", "places"]

@@ -53,6 +53,7 @@ class Options:
     dark: bool = False
     golden: bool = False
     bid_jumps: bool = True
+    deals: int | None = None  # §3.7: a match of N counted deals; None: no limit
 
     def __post_init__(self) -> None:
         # Validate even when built in code, so a bad table can never be created.
@@ -70,6 +71,7 @@ class Options:
             "red_threshold",
             self.red_threshold,
         )
+        _check(self.deals is None or (_is_int(self.deals) and self.deals >= 1), "deals", self.deals)
 
     @classmethod
     def from_dict(cls, data: object) -> Options:
@@ -154,6 +156,7 @@ OPTION_NAMES: tuple[str, ...] = (
     "barrel_bidding",
     "bolts",
     "red_threshold",
+    "deals",
 )
 
 PRESETS: dict[str, Options] = {

@@ -194,6 +194,10 @@ def match_at_standing(view: View) -> Match:
     match.sitter = view.barrel
     match.attempts = view.barrel_attempts
     match.winner = view.winner
+    if view.options.deals is not None:
+        # §3.7: the what-if ends the match after the N-th counted deal as the match will.
+        # (Only then: the golden count, which also reads it, starts at zero here.)
+        match.deals_played = view.deals_played
     return match
 
 

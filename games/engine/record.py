@@ -72,7 +72,7 @@ class Playable(Protocol):
     @property
     def players(self) -> int: ...
     @property
-    def winner(self) -> int | None: ...
+    def over(self) -> bool: ...
     @property
     def awaiting_deal(self) -> bool: ...
     @property
@@ -136,8 +136,8 @@ def dealt_cards(data: object, players: int, i: int) -> tuple[list[int], tuple[in
 def play_deal(match: Playable, data: object, i: int) -> None:
     """Start deal ``i`` of a record on ``match`` and apply its actions; raises
     :class:`RecordError` (``match`` is then left part-way through the deal)."""
-    if match.winner is not None:
-        raise RecordError("the match is already won", i)
+    if match.over:
+        raise RecordError("the match is already over", i)
     if i > 0 and not match.awaiting_deal:
         raise RecordError("this deal is not complete", i - 1)
     hands, talons = dealt_cards(data, match.players, i)

@@ -14,8 +14,14 @@ from .record import RecordError
 
 def replay_match(match: Match) -> dict[str, Any]:
     """§8's replay output for a match."""
-    out: dict[str, Any] = {"deals": [r.to_dict() for r in match.results], "winner": match.winner}
-    if match.winner is None:
+    out: dict[str, Any] = {
+        "deals": [r.to_dict() for r in match.results],
+        "winner": match.winner,
+        "finished_by": None if match.finished_by is None else match.finished_by.value,
+    }
+    if match.over:
+        out["placements"] = match.placements
+    else:
         seat = match.to_act
         out["next"] = {"seat": seat, "legal": [a.to_dict() for a in match.legal_actions()]}
     return out

@@ -37,6 +37,10 @@ class MatchState(Protocol):
     @property
     def winner(self) -> int | None: ...
     @property
+    def finished_by(self) -> Any: ...
+    @property
+    def deals_played(self) -> int: ...
+    @property
     def to_act(self) -> int | None: ...
     @property
     def deal(self) -> Deal | None: ...
@@ -79,6 +83,8 @@ class View:
     card_points: tuple[int, ...]
     marriages: tuple[int, ...]
     legal: tuple[Action, ...]
+    deals_played: int = 0  # counted deals so far (§3.7: redeals not counted)
+    finished_by: str | None = None  # "won" or "deals" once the match is over (§8)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data. Written out field by field: ``dataclasses.asdict``
@@ -119,6 +125,8 @@ class View:
             "card_points": self.card_points,
             "marriages": self.marriages,
             "legal": [a.to_dict() for a in self.legal],
+            "deals_played": self.deals_played,
+            "finished_by": self.finished_by,
         }
 
     @classmethod
@@ -192,6 +200,8 @@ def view_for(match: MatchState, seat: int | None) -> View:
         "barrel_attempts": match.attempts,
         "winner": match.winner,
         "to_act": match.to_act,
+        "deals_played": match.deals_played,
+        "finished_by": None if match.finished_by is None else match.finished_by.value,
     }
     if deal is None:
         return View(

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import PRESETS
 from games.pages.options import (
     BOT_LEVEL_LABELS,
+    DEALS_CHOICES,
     MOVE_SECONDS_CHOICES,
     OPTIONS,
     PRESET_HELP,
@@ -95,7 +96,7 @@ class CreateTableForm(forms.Form):
         out: dict[str, Any] = {}
         for info in OPTIONS:
             value = data.get(f"opt_{info.name}")
-            if info.name == "red_threshold":
+            if info.name in ("red_threshold", "deals"):  # an empty choice means None here
                 value = None if value in ("", None) else int(value)
             elif value in ("", None):
                 continue
@@ -106,6 +107,18 @@ class CreateTableForm(forms.Form):
 class BotForm(forms.Form):
     level = forms.ChoiceField(
         label=_("Bot level"), choices=list(BOT_LEVEL_LABELS.items()), initial="basic"
+    )
+
+
+class PracticeForm(BotForm):
+    """ "Play against bots now": the bots' level and the match's length (docs/spec.md §3.7)."""
+
+    deals = forms.TypedChoiceField(
+        label=_("Match length"),
+        choices=[(_choice_key(key), label) for key, label in DEALS_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
     )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from games.engine import PRESETS, Options
 from games.engine.options import OPTION_NAMES, RED_THRESHOLDS
@@ -77,6 +77,29 @@ RED_CHOICES = tuple(
         else format_lazy(_("only pass below {score}"), score=_minus(value)),
     )
     for value in RED_THRESHOLDS
+)
+
+# docs/spec.md §3.7: the lobby offers these match lengths (the API takes any from 1 to 100).
+DEALS_OFFERED = (3, 6, 9, 12, 20)
+
+
+def deals_label(deals: int) -> str:
+    """A match length in words: "6 deals"."""
+    return str(ngettext_lazy("%(n)s deal", "%(n)s deals", "n") % {"n": deals})
+
+
+DEALS_CHOICES: tuple[tuple[int | None, Promise], ...] = (
+    (None, pgettext_lazy("match length", "no limit: play until somebody wins")),
+    *(
+        (
+            n,
+            format_lazy(
+                _("a quick match: {deals}"),
+                deals=ngettext_lazy("%(n)s deal", "%(n)s deals", "n") % {"n": n},
+            ),
+        )
+        for n in DEALS_OFFERED
+    ),
 )
 
 # Every option of docs/spec.md §7 but `players` (asked for separately), in the order a player
@@ -146,6 +169,14 @@ OPTIONS: tuple[OptionInfo, ...] = (
         "target",
         _("Target score"),
         _("Without the barrel, the first to reach this score wins."),
+    ),
+    OptionInfo(
+        "deals",
+        _("Match length"),
+        _(
+            "A quick match ends after this many deals (a redeal does not count): the highest score wins."
+        ),
+        DEALS_CHOICES,
     ),
     OptionInfo(
         "bolts",
@@ -221,6 +252,8 @@ def seat_label(seat: Any) -> str:
 
 def value_label(name: str, value: Any) -> str:
     """An option's value in words: "on", "off", "not while on the barrel", "below −300"…"""
+    if name == "deals" and isinstance(value, int):
+        return deals_label(value)
     info = OPTION_INFO.get(name)
     if info is not None and info.choices:
         for key, label in info.choices:

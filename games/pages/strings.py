@@ -186,6 +186,12 @@ def table_strings() -> dict[str, object]:
         "note_samosval": _("Samosval: {name} had exactly {was}, now 0."),
         "note_golden_reset": _("Nobody made a golden contract: all scores and bolts go back to 0."),
         "note_match_won": _("{name} wins the match with {score}."),
+        "note_match_finished": _(
+            "The match ends after its {n} deals: {name} has the highest score."
+        ),
+        "note_match_finished_shared": _(
+            "The match ends after its {n} deals: the highest score is shared."
+        ),
         # connection (table.js)
         "offline": _("Offline — reconnecting…"),
         "reconnected": _("Connected again."),

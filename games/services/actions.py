@@ -18,6 +18,7 @@ from games import errors, selectors
 from games import state as table_state
 from games.engine import (
     Action,
+    Ending,
     EngineError,
     IllegalAction,
     MalformedAction,
@@ -352,7 +353,7 @@ def _commit_action(
         table.finished_at = now
         fields += ["status", "finished_at"]
         result = written = write_result(
-            table, state, seats, now, finished_by=table.finishing_by if cut else FinishedBy.WON
+            table, state, seats, now, finished_by=table.finishing_by if cut else _ended_by(match)
         )
         transaction.on_commit(
             lambda: match_finished.send(sender=MatchResult, result_id=written.pk, table_id=table.pk)
@@ -433,16 +434,23 @@ def write_result(
     record = selectors.match_record(table=table, match=match, seats=seats)
     record["deals"] = record["deals"][: len(match.results)]
     record["meta"]["finished_by"] = finished_by
+    places = placements(scores, match.winner, resigned)
+    record["meta"]["placements"] = places
     return MatchResult.objects.create(
         table=table,
         finished_at=now,
         final_scores=scores,
-        placements=placements(scores, match.winner, resigned),
+        placements=places,
         winner_seat=match.winner,
         deals=len(match.results),
         finished_by=finished_by,
         record=record,
     )
+
+
+def _ended_by(match: Any) -> str:
+    """How the rules ended ``match``: won, or after its N-th counted deal (§3.7)."""
+    return FinishedBy.DEALS if match.finished_by is Ending.DEALS else FinishedBy.WON
 
 
 def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> list[int]:

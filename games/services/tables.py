@@ -21,7 +21,7 @@ from games.engine import (
     Options,
 )
 from games.engine.fair import validate_client_seed
-from games.models import Dealing, FinishedBy, MatchResult, Seat, Table
+from games.models import BY_THE_RULES, Dealing, FinishedBy, MatchResult, Seat, Table
 from games.services import actions, broadcast, common
 from games.signals import match_finished
 from games.table_rules import MOVE_SECONDS_RANGE, table_options
@@ -190,10 +190,19 @@ def table_start(*, table: Table | int, user: User, first_dealer: int | None = No
 
 @transaction.atomic
 def table_play_bots(
-    *, user: User, level: str = "basic", preset: str = "classic", move_seconds: int = 60
+    *,
+    user: User,
+    level: str = "basic",
+    preset: str = "classic",
+    move_seconds: int = 60,
+    deals: int | None = None,
 ) -> Table:
-    """ "Play against bots now": a table of three with two bots, started at once."""
-    table = table_create(user=user, players=3, preset=preset, move_seconds=move_seconds)
+    """ "Play against bots now": a table of three with two bots, started at once; with
+    ``deals``, a quick match of that many deals (docs/spec.md §3.7)."""
+    options = {"deals": deals} if deals is not None else None
+    table = table_create(
+        user=user, players=3, preset=preset, options=options, move_seconds=move_seconds
+    )
     for _ in range(2):
         seat_fill_with_bot(table=table, level=level, by=user)
     return table_start(table=table, user=user)
@@ -255,7 +264,7 @@ def table_finish_after_deal(*, table: Table | int, finished_by: str = FinishedBy
     time limit, an arena's end): the places go by the scores, resigned players last.
     Returns False when the table is not playing (nothing changes). Calling it again
     keeps the first moment and reason."""
-    if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
+    if finished_by not in FinishedBy.values or finished_by in BY_THE_RULES:
         raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
     table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.PLAYING:
@@ -274,7 +283,7 @@ def table_finish_after_deal(*, table: Table | int, finished_by: str = FinishedBy
 def table_finish_now(*, table: Table | int, finished_by: str = FinishedBy.TIME) -> MatchResult:
     """End the match at once with a result: the record, scores and places up to the last
     complete deal (the deal in play is dropped, its cards never shown)."""
-    if finished_by not in FinishedBy.values or finished_by == FinishedBy.WON:
+    if finished_by not in FinishedBy.values or finished_by in BY_THE_RULES:
         raise errors.Malformed(f"a match cannot be finished early by {finished_by!r}")
     table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.PLAYING:

@@ -13,6 +13,7 @@ SHEET_NOTES = {
     "Samosval",
     "GoldenReset",
     "MatchWon",
+    "MatchFinished",
 }
 
 

@@ -202,6 +202,8 @@ export function noteText(note, name, t) {
       return t("note_golden_reset");
     case "match_won":
       return t("note_match_won", { name: who, score: note.score });
+    case "match_finished":
+      return who ? t("note_match_finished", { name: who, n: note.deals }) : t("note_match_finished_shared", { n: note.deals });
     default:
       return note.type;
   }

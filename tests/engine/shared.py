@@ -27,6 +27,7 @@ RULES_DEFAULTS: dict[str, Any] = {
     "dark": False,
     "golden": False,
     "bid_jumps": True,
+    "deals": None,
 }
 RULES_PRESETS: dict[str, dict[str, Any]] = {
     "classic": dict(RULES_DEFAULTS),
@@ -71,4 +72,5 @@ options_st = st.builds(
     dark=st.booleans(),
     golden=st.booleans(),
     bid_jumps=st.booleans(),
+    deals=st.one_of(st.none(), st.integers(min_value=1, max_value=8)),
 )

@@ -242,6 +242,7 @@ class Model:
         self.deals_played = 0
         self.golden_made = False
         self.winner: int | None = None
+        self.finished_by: str | None = None
         self.dealer = match.view(None).dealer
         assert self.dealer is not None
         self.d = self.begin_deal(match)
@@ -424,7 +425,7 @@ class Model:
             t = type(e)
             if t is ev.DealStarted:
                 self._finish(match, deal, events[:i])
-                if self.winner is None:
+                if self.finished_by is None:
                     self.d = self.begin_deal(match)
                 return
             if t is ev.DarkChosen:
@@ -559,6 +560,7 @@ class Model:
                 assert d.contract is not None
                 self.scores[sitter] = 880 + d.contract
                 self.winner = sitter
+                self.finished_by = "won"
                 return
             self.attempts += 1
             if self.attempts >= 3:
@@ -598,12 +600,20 @@ class Model:
                     tops = [s for s in reached if self.scores[s] == top]
                     if len(tops) == 1:
                         self.winner = tops[0]
+            if self.winner is not None:
+                self.finished_by = "won"
         if d.golden and self.deals_played == n and not self.golden_made and self.winner is None:
             self.scores = [0] * n
             self.bolts = [0] * n
             self.sitter = None
             self.attempts = 0
             self.falls = [0] * n
+        # §3.7: the N-th counted deal, fully scored, ends a match not won: the highest wins.
+        if o.deals is not None and self.winner is None and self.deals_played == o.deals:
+            top = max(self.scores)
+            tops = [s for s in range(n) if self.scores[s] == top]
+            self.winner = tops[0] if len(tops) == 1 else None
+            self.finished_by = "deals"
 
     def _finish(self, match: Match, deal: Any, events: list[Any]) -> None:
         d = self.d
@@ -627,7 +637,17 @@ class Model:
             assert list(result.bolts) == self.bolts, f"§3 bolts after {result}"
             assert result.barrel == self.sitter, f"§3 barrel after {result}"
         assert match.winner == self.winner
+        assert (match.finished_by and match.finished_by.value) == self.finished_by
         assert list(match.scores) == self.scores
+        if self.finished_by is not None:
+            # §8: places by seat, the winner (or everyone sharing the top) first, ties shared.
+            first = (
+                {self.winner}
+                if self.winner is not None
+                else {s for s in range(self.n) if self.scores[s] == max(self.scores)}
+            )
+            order = [(s not in first, -self.scores[s]) for s in range(self.n)]
+            assert match.placements == [1 + sorted(order).index(k) for k in order]
         scored = [e for e in events if type(e) is ev.DealScored]
         if scored:
             lines = scored[0].lines
@@ -672,6 +692,7 @@ def state_of(match: Match) -> tuple[Any, ...]:
         list(match.bolts),
         match.sitter,
         match.winner,
+        match.finished_by,
         match.to_act,
         match.phase,
     )
@@ -680,7 +701,10 @@ def state_of(match: Match) -> tuple[Any, ...]:
 def live_replay(match: Match) -> dict[str, Any]:
     """§8's replay output, worked out from the live match."""
     out: dict[str, Any] = {"deals": [r.to_dict() for r in match.results], "winner": match.winner}
-    if match.winner is None:
+    out["finished_by"] = match.finished_by.value if match.finished_by is not None else None
+    if match.over:
+        out["placements"] = match.placements
+    else:
         out["next"] = {"seat": match.to_act, "legal": [a.to_dict() for a in match.legal_actions()]}
     return out
 
@@ -775,13 +799,17 @@ def test_someone_can_act_until_the_match_is_won(options, seed, play, style):
     def observe(match, deal, action, events, legal):
         if match.over:
             assert match.to_act is None and not match.legal_actions()
-            assert match.winner is not None
+            assert match.winner is not None or match.finished_by.value == "deals"
             return
         assert match.to_act is not None, "a deal is always in progress in a live match"
         assert len(match.legal_actions()) > 0
 
     drive(match, play, style, 1000, observe)
-    if match.over:
+    if match.over and match.finished_by.value == "deals":
+        # §3.7: the N-th counted deal was the last, and nobody won before it.
+        counted = [r for r in match.results if r.outcome is not Outcome.REDEAL]
+        assert len(counted) == options.deals and match.results[-1] is counted[-1]
+    elif match.over:
         winner = match.winner
         last = match.results[-1]
         if options.barrel:

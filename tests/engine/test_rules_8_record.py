@@ -81,9 +81,9 @@ def example_record() -> dict:
 
 def test_section_8_example_record_replays_to_the_derived_entry_and_next():
     out = ok(example_record())
-    assert set(out) == {"deals", "winner", "next"}
+    assert set(out) == {"deals", "winner", "finished_by", "next"}
     assert out["deals"] == [EXAMPLE_ENTRY]
-    assert out["winner"] is None
+    assert out["winner"] is None and out["finished_by"] is None
     assert out["next"]["seat"] == 0
     assert legal(out) == L(*bids(105, 120), "pass")
 
@@ -190,7 +190,9 @@ def test_winner_present_means_next_omitted():
     out = ok(rec)
     assert out["winner"] == 0
     assert "next" not in out
-    assert set(out) == {"deals", "winner"}
+    assert set(out) == {"deals", "winner", "finished_by", "placements"}
+    assert out["finished_by"] == "won"
+    assert out["placements"][0] == 1 and 1 not in out["placements"][1:]
 
 
 # --------------------------------------------------------------------------- errors

@@ -152,3 +152,26 @@ def test_a_finished_match_reports_its_reason_to_the_players() -> None:
     message = selectors.table_state_message(table_id=table.pk, user=_users[0])
     assert message["result"]["finished_by"] == "time"
     assert message["table"]["status"] == "finished"
+
+
+def test_a_table_of_two_deals_ends_after_them_with_places_and_finished_by_deals() -> None:
+    # docs/spec.md §3.7: the option deals; the result says how it ended and the record too.
+    table, _users = started_table(humans=1, bots=2, preset="classic", options={"deals": 2})
+    play_to_end(table)
+    result = MatchResult.objects.get(table=table)
+    replayed = replay_record(result.record)
+    counted = [d for d in replayed["deals"] if d["outcome"] != "redeal"]
+    assert result.finished_by == FinishedBy.DEALS == replayed["finished_by"]
+    assert len(counted) == 2 and replayed["deals"][-1]["scores"] == result.final_scores
+    assert result.placements == replayed["placements"] == result.record["meta"]["placements"]
+    assert result.record["meta"]["finished_by"] == "deals"
+    top = max(result.final_scores)
+    assert result.winner_seat == (
+        result.final_scores.index(top) if result.final_scores.count(top) == 1 else None
+    )
+    assert "2 deals" in result.ending()
+
+
+def test_a_table_refuses_a_match_length_outside_1_to_100() -> None:
+    with pytest.raises(errors.Malformed, match="deals"):
+        open_table(humans=1, bots=0, players=3, preset="classic", options={"deals": 101})

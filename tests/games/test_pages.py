@@ -438,3 +438,24 @@ def test_signed_in_navigation_links_to_my_matches_in_the_page_language(client):
     page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
 
     assert f'href="{reverse("games:matches")}">Мои партии</a>' in page
+
+
+@db
+def test_play_against_bots_now_offers_a_quick_match_of_six_deals(client):
+    client.force_login(user := UserFactory())
+    assert "a quick match: 6 deals" in client.get(reverse("games:lobby")).content.decode()
+
+    client.post(reverse("games:play_bots"), {"level": "basic", "deals": "6"})
+
+    table = Table.objects.get(created_by=user)
+    assert table.options["deals"] == 6 and table.status == Table.Status.PLAYING
+
+
+@db
+def test_create_form_sets_the_match_length(client):
+    client.force_login(user := UserFactory())
+    data = {"players": "3", "preset": "classic", "move_seconds": "30", "opt_deals": "9"}
+
+    client.post(reverse("games:create"), data)
+
+    assert Table.objects.get(created_by=user).options["deals"] == 9

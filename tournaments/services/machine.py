@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Max, Q
 
-from games.models import FinishedBy, MatchResult, Table
+from games.models import BY_THE_RULES, MatchResult, Table
 from tournaments import errors, live, notices, pairing, scoring
 from tournaments.models import (
     Assignment,
@@ -222,7 +222,7 @@ def _record_result(a: Assignment, result: MatchResult) -> None:
         list(result.placements),
         list(result.final_scores),
         result.finished_at,
-        early=result.finished_by != FinishedBy.WON,
+        early=result.finished_by not in BY_THE_RULES,
     )
 
 
