@@ -44,8 +44,8 @@ def message_group(message: ChatMessage) -> str:
 def _send(group: str, kind: str, payload: dict[str, Any], seats: list[int] | None = None) -> None:
     try:
         text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-        held: list[int | None] | None = None if seats is None else [*seats]
-        realtime.send([(group, text)], kind, seats=held)
+        extra = None if seats is None else {"seats": [*seats]}
+        realtime.send([(group, text)], kind, extra=extra)
     except Exception:  # a live update must never break what was committed
         log.exception("club: could not send %s to %s", payload.get("type"), group)
 

@@ -26,18 +26,24 @@ def seat_group(table_id: int, seat: int | None) -> str:
     return f"table.{table_id}.spectators" if seat is None else f"table.{table_id}.seat{seat}"
 
 
-def send(messages: Iterable[tuple[str, str]], kind: str = "table.message") -> None:
+def send(
+    messages: Iterable[tuple[str, str]],
+    kind: str = "table.message",
+    *,
+    extra: dict[str, Any] | None = None,
+) -> None:
     """Send ``(group, json text)`` pairs; callable from synchronous code (a service's
     ``on_commit``, a Celery task). ``kind`` names the consumers' handler:
     ``table.message`` forwards the text, ``table.refresh`` makes each connection send
-    its own full state again. A table's views go through :func:`send_views`: a table
+    its own full state again; ``extra`` adds fields to every event (another app's own
+    groups: the club's chat). A table's views go through :func:`send_views`: a table
     socket forwards no ``table.message`` that does not say whose view it is.
 
     In a server process (a worker thread of its event loop) the batch is handed to the
     loop's sender and this returns at once: the thread that runs the database calls of
     every connection of the process must not wait for Redis. Elsewhere (a Celery worker,
     a plain thread) it waits until the messages are published."""
-    _hand_over([(kind, group, text, None) for group, text in messages])
+    _hand_over([(kind, group, text, extra) for group, text in messages])
 
 
 def send_views(
