@@ -227,9 +227,18 @@ class StaleSeats(RuleBasedStateMachine):
     # -- the match
 
     @precondition(lambda self: self.open)
-    @rule(dealer=st.integers(0, 2), lost=st.booleans())
-    def start(self, dealer: int, lost: bool) -> None:
-        """Bots in the free seats, and the start."""
+    @rule(
+        changes=st.lists(
+            st.tuples(st.booleans(), st.integers(1, PEOPLE), st.booleans()), max_size=3
+        ),
+        dealer=st.integers(0, 2),
+        lost=st.booleans(),
+    )
+    def start(self, changes: list[tuple[bool, int, bool]], dealer: int, lost: bool) -> None:
+        """A few changes of the seats just before (joins or leaves: who, and whether its
+        message is lost), bots in the free seats, and the start."""
+        for joins, who, lost_change in changes:
+            (self.join if joins else self.leave)(who, lost_change)
         with self.wire.losing_seats(lost):
             taken = Seat.objects.filter(table_id=self.table.pk).count()
             for _ in range(3 - taken):
