@@ -13,10 +13,11 @@ committed while it was busy (``games.realtime``).
 * a Hypothesis state machine over people joining and leaving, sockets opening, the seats
   messages lost or not, messages published in bursts, and play: no frame ever carries a
   seat's view to a socket whose user does not hold that seat. Bounded and derandomized
-  (``STALE_SEAT_EXAMPLES`` runs more). Against the old consumer it found the leak without
-  any message lost: a leave, the start and a turn published in one burst (the socket
-  became a spectator on the seats message, then forwarded the start's update queued
-  behind it).
+  (``STALE_SEAT_EXAMPLES`` runs more). Against the old consumer it finds the issue's case
+  (a person leaves seat 1, another takes it, the old socket is shown the new holder's
+  view), and it found the leak with no message lost too: a leave and the start published
+  in one burst (the socket became a spectator on the seats message, then forwarded the
+  start's update queued behind it).
 """
 
 from __future__ import annotations
