@@ -160,3 +160,14 @@ def seed_rated_matches(server: Any, username: str) -> None:
     bot), written on the live server's database by its own code (tests.ratings.helpers),
     so that leaderboards, a player page and a profile have rows."""
     server.manage("shell", "-c", SEED_MATCHES.format(username=username))
+
+
+def admin_add_walk_in(page: Any, tournament_id: int, username: str) -> None:
+    """The organiser (signed in to the admin on ``page``) enters a player as a walk-in."""
+    page.goto("/admin/tournaments/registration/add/")
+    page.select_option("#id_tournament", str(tournament_id))
+    page.click(".field-user .select2-selection")
+    page.fill(".select2-search__field", username)
+    page.click(f".select2-results__option:text-is('{username}')")
+    page.click("input[name=_save]")
+    page.wait_for_selector(".messagelist .success")

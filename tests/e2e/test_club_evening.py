@@ -31,7 +31,7 @@ import pytest
 
 from tests.e2e.conftest import Pages, ci
 from tests.e2e.live import ROOT, LiveServer
-from tests.e2e.steps import PASSWORD, api_call, api_player, sign_in, sign_up
+from tests.e2e.steps import PASSWORD, admin_add_walk_in, api_call, api_player, sign_in, sign_up
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -224,13 +224,7 @@ def evening(pages: Pages, server: EveningServer) -> None:
     # -- a walk-in: his account is made at the club, the organiser enters him -----------------
     walk_in, _token = api_player(org)
     names.append(walk_in)
-    org.goto("/admin/tournaments/registration/add/")
-    org.select_option("#id_tournament", str(tid))
-    org.click(".field-user .select2-selection")
-    org.fill(".select2-search__field", walk_in)
-    org.click(f".select2-results__option:text-is('{walk_in}')")
-    org.click("input[name=_save]")
-    org.wait_for_selector(".messagelist .success")
+    admin_add_walk_in(org, tid, walk_in)
     entrants = api_call(org, api[0][1], "GET", f"/api/v1/tournaments/{tid}/entrants/")
     assert sorted(e["name"] for e in entrants if e["status"] == "checked_in") == sorted(names)
 

@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Pages
-from tests.e2e.steps import PASSWORD, api_call, api_player, sign_in, sign_up
+from tests.e2e.steps import (
+    PASSWORD,
+    admin_add_walk_in,
+    api_call,
+    api_player,
+    sign_in,
+    sign_up,
+)
 from tests.e2e.test_lobby_and_languages import OVERFLOW
 
 pytestmark = pytest.mark.timeout(300)
@@ -240,14 +247,7 @@ def test_a_walk_in_s_page_opened_before_he_was_entered_tells_him_his_table_is_re
         _name, token = api_player(page)
         api_call(page, token, "POST", f"/api/v1/tournaments/{tournament_id}/register/")
 
-    org = organiser.page
-    org.goto("/admin/tournaments/registration/add/")
-    org.select_option("#id_tournament", str(tournament_id))
-    org.click(".field-user .select2-selection")
-    org.fill(".select2-search__field", walk_in)
-    org.click(f".select2-results__option:text-is('{walk_in}')")
-    org.click("input[name=_save]")
-    org.wait_for_selector(".messagelist .success")
+    admin_add_walk_in(organiser.page, tournament_id, walk_in)
     assert "Started: 1." in organiser.act(tournament_id, "start_now")
 
     page.wait_for_selector("#notifications-unread:not([hidden])", state="attached", timeout=TICK)
