@@ -264,11 +264,14 @@ REST_FRAMEWORK = {
     ],
     # Per client address, in the shared cache: accounts by the API and the page together.
     "DEFAULT_THROTTLE_RATES": {"signup": "60/hour"},
-    # How many proxies in front of the server append to X-Forwarded-For: the client
-    # address is taken from that header only when this is set; 0 (DRF's None would trust
-    # any header a client sends) means REMOTE_ADDR (docs/security.md).
-    "NUM_PROXIES": env.int("DJANGO_TRUSTED_PROXIES", default=0),
+    # REMOTE_ADDR is already the client's address (TRUSTED_PROXIES below): DRF must not
+    # read X-Forwarded-For again (its None would trust any header a client sends).
+    "NUM_PROXIES": 0,
 }
+# How many proxies in front of the server append to X-Forwarded-For: 0, the TCP peer is
+# the client; N, the N-th address from that header's end (config/client_address.py, which
+# sets the address every limit reads, pages, API and websockets; docs/security.md).
+TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Thousand API",
     # What the API offers is told by TAGS, one entry per group of endpoints that exists
@@ -376,8 +379,8 @@ GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is clos
 GAMES_WS_USER_RATE = 20.0  # client messages a second per person (per address when anonymous),
 GAMES_WS_USER_BURST = 40  # all his table connections together, in bursts of this many
 GAMES_WS_MAX_PER_USER = 8  # table connections of one person at a time, per server process
-# ... and from one address (0: no cap). Behind a proxy, let the server take the client's
-# address from the proxy's header (uvicorn --forwarded-allow-ips), or all share one.
+# ... and from one address (0: no cap). Behind a proxy, set DJANGO_TRUSTED_PROXIES, or
+# every socket shares the proxy's address.
 GAMES_WS_MAX_PER_ADDRESS = env.int("GAMES_WS_MAX_PER_ADDRESS", default=64)
 # ------------------------------------------------------------------ tournaments
 # Notifications (an announcement, check-in open, a table ready) go to each player's
