@@ -24,6 +24,7 @@ USER thousand
 
 EXPOSE 8000
 # No permessage-deflate on the websockets: it costs more CPU than its bandwidth is worth
-# for updates of 1-2 KB (docs/benchmarks.md).
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--proxy-headers", \
+# for updates of 1-2 KB (docs/benchmarks.md). No proxy headers: behind a proxy, set
+# DJANGO_TRUSTED_PROXIES (docs/security.md); uvicorn's own would trust a client's header.
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--no-proxy-headers", \
      "--ws-per-message-deflate", "false"]

@@ -37,7 +37,7 @@ run: install ## Serve on http://127.0.0.1:8000 with the embedded default (SQLite
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_DEBUG=$${DJANGO_DEBUG:-true} \
 	  $(RUN) python manage.py migrate --noinput
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_DEBUG=$${DJANGO_DEBUG:-true} \
-	  $(RUN) uvicorn config.asgi:application --host $(HOST) --port $(PORT) --reload \
+	  $(RUN) uvicorn config.asgi:application --host $(HOST) --port $(PORT) --no-proxy-headers --reload \
 	    --reload-dir config --reload-dir accounts --reload-dir games --reload-dir tournaments \
 	    --reload-dir ratings --reload-dir templates --reload-include '*.html'
 

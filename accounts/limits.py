@@ -16,9 +16,8 @@ shared cache (Redis on the full stack, local memory in the embedded default).
   them lock that device alone. So a stranger's wrong passwords, from anywhere, cannot
   keep the owner out of his own account on his own browser.
 
-The client address is ``REMOTE_ADDR`` unless ``DJANGO_TRUSTED_PROXIES`` (DRF's
-``NUM_PROXIES``) says how many proxies in front of the server append to
-``X-Forwarded-For``; then it is the address that many places from its end.
+The client address is ``REMOTE_ADDR``, which config.client_address already made the
+client's behind ``DJANGO_TRUSTED_PROXIES`` proxies (the same address the websockets use).
 """
 
 from __future__ import annotations
@@ -40,22 +39,15 @@ from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import ngettext
-from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.types import User
 
 
 def client_address(request: HttpRequest | Any) -> str:
-    """The caller's address, trusting X-Forwarded-For only as far as configured."""
-    meta = request.META
-    remote = str(meta.get("REMOTE_ADDR") or "")
-    proxies = api_settings.NUM_PROXIES
-    forwarded = meta.get("HTTP_X_FORWARDED_FOR")
-    if not proxies or not forwarded:
-        return remote
-    hops = [hop.strip() for hop in str(forwarded).split(",") if hop.strip()]
-    return hops[-min(proxies, len(hops))] if hops else remote
+    """The caller's address: ``REMOTE_ADDR``, set from the ASGI scope's client, which
+    config.client_address set behind trusted proxies (never X-Forwarded-For here)."""
+    return str(request.META.get("REMOTE_ADDR") or "")
 
 
 class SignupThrottle(SimpleRateThrottle):

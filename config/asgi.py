@@ -3,7 +3,8 @@
 Websockets get the session user (config/ws_session.py: Channels' AuthMiddlewareStack with
 its database read off the single database thread), or the user of an API token
 (config/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS, or
-when they carry a NUL byte (config/nul.py). The
+when they carry a NUL byte (config/nul.py). Requests and websockets alike get the
+client's address behind trusted proxies (config/client_address.py). The
 lifespan start-up hands the server's event loop to the games scheduler, which runs bot
 turns and the clock sweep there in the embedded default (games/scheduler.py). Static
 files are served by servestatic's async Django middleware (config/settings.py).
@@ -30,6 +31,7 @@ prepare()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.client_address import ClientAddressMiddleware  # noqa: E402
 from config.nul import RefuseNulWebsocket  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
@@ -54,14 +56,17 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
             return
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": RefuseNulWebsocket(
-            AllowedHostsOriginValidator(
-                PooledAuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-            )
-        ),
-        "lifespan": lifespan,
-    }
+# The client's address (behind DJANGO_TRUSTED_PROXIES proxies) for pages and websockets.
+application = ClientAddressMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": RefuseNulWebsocket(
+                AllowedHostsOriginValidator(
+                    PooledAuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                )
+            ),
+            "lifespan": lifespan,
+        }
+    )
 )

@@ -265,11 +265,14 @@ REST_FRAMEWORK = {
     ],
     # Per client address, in the shared cache: accounts by the API and the page together.
     "DEFAULT_THROTTLE_RATES": {"signup": "60/hour", "club": "120/minute"},
-    # How many proxies in front of the server append to X-Forwarded-For: the client
-    # address is taken from that header only when this is set; 0 (DRF's None would trust
-    # any header a client sends) means REMOTE_ADDR (docs/security.md).
-    "NUM_PROXIES": env.int("DJANGO_TRUSTED_PROXIES", default=0),
+    # REMOTE_ADDR is already the client's address (TRUSTED_PROXIES below): DRF must not
+    # read X-Forwarded-For again (its None would trust any header a client sends).
+    "NUM_PROXIES": 0,
 }
+# How many proxies in front of the server append to X-Forwarded-For: 0, the TCP peer is
+# the client; N, the N-th address from that header's end (config/client_address.py, which
+# sets the address every limit reads, pages, API and websockets; docs/security.md).
+TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Thousand API",
     # What the API offers is told by TAGS, one entry per group of endpoints that exists
@@ -386,8 +389,8 @@ GAMES_WS_USER_BURST = 40  # all his table connections together, in bursts of thi
 # Websockets of each kind (tables, lobby, tournaments, notifications) one person holds at
 # a time, across every server process (counted in Redis: config/ws_guard.py) ...
 GAMES_WS_MAX_PER_USER = env.int("GAMES_WS_MAX_PER_USER", default=8)
-# ... and one address (0: no cap). Behind a proxy, let the server take the client's
-# address from the proxy's header (uvicorn --forwarded-allow-ips), or all share one.
+# ... and one address (0: no cap). Behind a proxy, set DJANGO_TRUSTED_PROXIES, or every
+# socket shares the proxy's address.
 GAMES_WS_MAX_PER_ADDRESS = env.int("GAMES_WS_MAX_PER_ADDRESS", default=64)
 # Each open socket's place in those counts is a lease its server renews every third of
 # this; a server that dies leaves places that run out after it.

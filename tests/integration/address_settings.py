@@ -1,0 +1,13 @@
+"""Settings of the servers that tests/integration/test_client_address.py starts: the
+project's own, with three sign-ups an hour per address, counted under a key prefix of
+the test's own (so runs and other tests never share counts)."""
+
+import os
+
+from config.settings import *  # noqa: F403
+
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {**REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "signup": "3/hour"},  # noqa: F405
+}
+CACHES["default"]["KEY_PREFIX"] = os.environ["ADDRESS_TEST_CACHE_PREFIX"]  # noqa: F405
