@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournaments import errors, selectors
 from tournaments.models import (
@@ -38,6 +42,55 @@ def each(
             count += 1
     if count:
         messages.success(request, gettext("%(done)s: %(count)s.") % {"done": done, "count": count})
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("reason"), max_length=200)
+
+    def __init__(self, *args: Any, help_text: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].help_text = help_text
+
+
+def ask_reason(
+    model_admin: Any,
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    *,
+    action: str,
+    title: str,
+    intro: str,
+    help_text: str,
+    submit: str,
+    act: Callable[[Any, str], Any],
+    done: str,
+    label: Callable[[Any], str] = str,
+) -> TemplateResponse | None:
+    """An action that acts only once the organiser confirmed and said why: the first
+    call shows the selection and a reason field; the confirmed one runs
+    ``act(obj, reason)`` on each (see :func:`each`)."""
+    form = ReasonForm(request.POST if "apply" in request.POST else None, help_text=help_text)
+    if "apply" in request.POST and form.is_valid():
+        reason = form.cleaned_data["reason"]
+        each(request, queryset, lambda obj: act(obj, reason), done)
+        return None
+    chosen = list(queryset)
+    return TemplateResponse(
+        request,
+        "admin/tournaments/reason_confirm.html",
+        {
+            **model_admin.admin_site.each_context(request),
+            "title": title,
+            "intro": intro,
+            "items": [label(obj) for obj in chosen],
+            "pks": [obj.pk for obj in chosen],
+            "form": form,
+            "action": action,
+            "submit": submit,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "opts": model_admin.model._meta,
+        },
+    )
 
 
 def with_zone(moment: Any) -> str:

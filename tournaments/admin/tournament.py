@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors, services
-from tournaments.admin.common import RULES, each, export, with_zone
+from tournaments.admin.common import RULES, ask_reason, each, export, with_zone
 from tournaments.models import (
     Registration,
     Round,
@@ -211,12 +211,21 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             gettext("Resumed"),
         )
 
-    @admin.action(description=_("Cancel"))
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        reason = gettext("Cancelled by the organiser.")
-        each(
+    @admin.action(description=_("Cancel… (asks for a reason; the entrants are told)"))
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
+        return ask_reason(
+            self,
             request,
             queryset,
-            lambda t: services.tournament_cancel(tournament=t, reason=reason),
-            gettext("Cancelled"),
+            action="cancel",
+            title=gettext("Cancel these tournaments?"),
+            intro=gettext(
+                "Nothing more happens in them: tables in play are stopped without a result, "
+                "and every entrant is told why, in his notifications and on the tournament's "
+                "page. This cannot be undone."
+            ),
+            help_text=gettext("Shown to the entrants and on the tournament's page."),
+            submit=gettext("Yes, cancel"),
+            act=lambda t, reason: services.tournament_cancel(tournament=t, reason=reason),
+            done=gettext("Cancelled"),
         )
