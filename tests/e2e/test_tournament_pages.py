@@ -36,6 +36,7 @@ class Organiser:
         rounds: int = 2,
         check_in_minutes: int = 0,
         starts_in: timedelta = timedelta(hours=2),
+        break_seconds: int = 0,
     ) -> int:
         """Add an unrated Swiss at tables of 3 (simple rules, matches to 100) in the
         admin site, schedule it and open its registration now; returns its id."""
@@ -48,7 +49,7 @@ class Organiser:
         page.fill("#id_match_target", "100")
         page.uncheck("#id_rated")
         page.fill("#id_rounds", str(rounds))
-        page.fill("#id_break_seconds", "0")
+        page.fill("#id_break_seconds", str(break_seconds))
         starts = datetime.now(UTC) + starts_in
         opens = starts - timedelta(minutes=1)  # "Open registration now" brings it forward
         for field, when in (("registration_opens_at", opens), ("starts_at", starts)):

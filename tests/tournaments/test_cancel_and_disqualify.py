@@ -73,7 +73,9 @@ def test_the_admin_cancel_asks_for_a_reason_before_it_acts(organiser: Client) ->
     asked = admin_action(organiser, "tournament", "cancel", [t.pk])
     t.refresh_from_db()
     assert t.status == S.REGISTRATION
-    assert 'id="cancel-form"' in asked.content.decode() and 'name="reason"' in asked.content.decode()
+    assert (
+        'id="cancel-form"' in asked.content.decode() and 'name="reason"' in asked.content.decode()
+    )
 
     admin_action(organiser, "tournament", "cancel", [t.pk], apply="1", reason="Snowed in")
     t.refresh_from_db()
@@ -118,7 +120,9 @@ def test_a_player_disqualified_after_the_event_finished_loses_his_rank(
     assert "That is not possible" not in page and "Disqualified: 1." in page
     out = Standing.objects.get(tournament=t, user=users[0])
     assert out.disqualified and out.rank is None
-    ranks = sorted(Standing.objects.filter(tournament=t, rank__isnull=False).values_list("rank", flat=True))
+    ranks = sorted(
+        Standing.objects.filter(tournament=t, rank__isnull=False).values_list("rank", flat=True)
+    )
     assert ranks == [1, 2] or ranks == [1, 1]
     row = next(r for r in selectors.standings_rows(tournament=t) if r["disqualified"])
     assert row["reason"] == "Used a phone"

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -94,11 +95,38 @@ def ask_reason(
 
 
 def with_zone(moment: Any) -> str:
-    """A time in the site's zone, with the zone's name."""
+    """A time in the viewer's zone (his profile's, else the site's), with the zone's name."""
     if moment is None:
         return "—"
     local = timezone.localtime(moment)
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+
+
+def zoned_column(field: str, description: Any) -> Any:
+    """A list column of a moment, with its zone (the admin's own shows none)."""
+
+    @admin.display(description=description, ordering=field)
+    def column(model_admin: Any, obj: Any) -> str:
+        return with_zone(getattr(obj, field))
+
+    return column
+
+
+def zone_note() -> str:
+    """Which zone the admin's forms read and show their times in."""
+    return gettext("Times are in %(zone)s (your profile's time zone).") % {
+        "zone": timezone.get_current_timezone_name()
+    }
+
+
+class ZonedTimes:
+    """A model admin whose date-and-time fields say which zone they are in."""
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+        if field is not None and isinstance(db_field, models.DateTimeField):
+            field.help_text = " ".join(p for p in (str(field.help_text or ""), zone_note()) if p)
+        return field
 
 
 def export(
