@@ -20,9 +20,9 @@ SCREENS = pytest.mark.parametrize(
 )
 
 
-def confirm_with_reason(organiser: Any, action: str, reason: str) -> str:
+def confirm_with_reason(by: Any, action: str, reason: str) -> str:
     """On the action's confirmation page: the reason, then yes; the message shown."""
-    page = organiser.page
+    page = by.page
     page.wait_for_selector(f"#{action}-form")
     page.fill(f"#{action}-form input[name=reason]", reason)
     page.click(f"#{action}-form input[type=submit]")
