@@ -295,6 +295,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "invite": invite,
             "invite_url": invite_url,
             "ending": _ending(table),
+            # A resigned player (or one an organiser put out) has nothing left to resign.
+            "resigned": seat is not None and seat in by_number and by_number[seat].resigned,
             "config": config,
             "strings": table_strings(),
             "bot_form": BotForm(),

@@ -340,6 +340,12 @@ class Assignment(models.Model):
         help_text=_("Ended by the round's time limit (or abandoned): ranked by the scores."),
     )
     amended = models.BooleanField(_("amended"), default=False)
+    amend_reason = models.CharField(
+        _("why amended"),
+        max_length=200,
+        blank=True,
+        help_text=_("The organiser's reason, shown beside the amended places."),
+    )
     in_standings = models.BooleanField(
         _("in the standings"), default=False, help_text=_("Counted by the last standings.")
     )
@@ -459,6 +465,7 @@ class Notification(models.Model):
         ANNOUNCEMENT = "announcement", _("announcement")
         CHECK_IN = "check_in", _("check-in is open")
         TABLE_READY = "table_ready", _("your table is ready")
+        CANCELLED = "cancelled", _("the tournament is cancelled")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

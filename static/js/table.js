@@ -158,6 +158,10 @@ export function startTable(root) {
     root.dataset.myTurn = String(Boolean(state.view?.legal?.length && !state.pending && state.online));
     root.dataset.rows = String(state.sheet.length);
     root.dataset.over = String(state.view?.winner !== null && state.view?.winner !== undefined);
+    // Resigned (or put out by an organiser) while the page was open: no Resign button.
+    const resign = document.querySelector("form.resign");
+    const mine = state.table?.seats?.find((s) => s?.number === state.seat);
+    if (resign && mine?.resigned) resign.hidden = true;
   }
 
   function take(message) {

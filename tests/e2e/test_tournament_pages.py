@@ -43,6 +43,7 @@ class Organiser:
         rounds: int = 2,
         check_in_minutes: int = 0,
         starts_in: timedelta = timedelta(hours=2),
+        break_seconds: int = 0,
     ) -> int:
         """Add an unrated Swiss at tables of 3 (simple rules, matches to 100) in the
         admin site, schedule it and open its registration now; returns its id."""
@@ -55,7 +56,7 @@ class Organiser:
         page.fill("#id_match_target", "100")
         page.uncheck("#id_rated")
         page.fill("#id_rounds", str(rounds))
-        page.fill("#id_break_seconds", "0")
+        page.fill("#id_break_seconds", str(break_seconds))
         starts = datetime.now(UTC) + starts_in
         opens = starts - timedelta(minutes=1)  # "Open registration now" brings it forward
         for field, when in (("registration_opens_at", opens), ("starts_at", starts)):
@@ -72,12 +73,18 @@ class Organiser:
     def act(self, tournament_id: int, action: str) -> str:
         """Run an action of the admin's tournament list on one tournament; returns the
         message it shows."""
+        self.act_asking(tournament_id, action)
+        return self.page.inner_text(".messagelist")
+
+    def act_asking(self, tournament_id: int, action: str) -> str:
+        """Choose an action of the admin's tournament list for one tournament; returns
+        the page's text (an action that asks first, e.g. cancel, shows its question)."""
         page = self.page
         page.goto("/admin/tournaments/tournament/")
         page.check(f"input[name=_selected_action][value='{tournament_id}']")
         page.select_option("select[name=action]", action)
         page.click("button[name=index]")
-        return page.inner_text(".messagelist")
+        return page.inner_text("#content")
 
 
 @pytest.fixture(scope="module")

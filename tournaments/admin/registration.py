@@ -6,16 +6,14 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.types import signed_in
 from tournaments import errors, notices, selectors, services
-from tournaments.admin.common import Refused, each, with_zone
+from tournaments.admin.common import Refused, ask_reason, each, with_zone
 from tournaments.models import (
     Announcement,
     Registration,
@@ -52,14 +50,6 @@ class WalkInForm(forms.ModelForm[Registration]):
 
     def validate_unique(self) -> None:
         """A withdrawn player may come back: the service re-enters his registration."""
-
-
-class DisqualifyForm(forms.Form):
-    reason = forms.CharField(
-        label=_("reason"),
-        max_length=200,
-        help_text=_("Shown in the standings beside the player."),
-    )
 
 
 @admin.register(Registration)
@@ -153,29 +143,35 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
 
     @admin.action(description=_("Disqualify… (asks for a reason; a table in play is resigned)"))
     def disqualify(self, request: HttpRequest, queryset: QuerySet[Registration]) -> Any:
-        form = DisqualifyForm(request.POST if "apply" in request.POST else None)
-        if "apply" in request.POST and form.is_valid():
-            reason = form.cleaned_data["reason"]
-            each(
-                request,
-                queryset,
-                lambda r: services.registration_disqualify(
-                    registration=r, reason=reason, by=signed_in(request.user)
-                ),
-                gettext("Disqualified"),
-            )
+        # What cannot be done is said at once, before a reason is asked for.
+        refused = []
+        for reg in queryset.select_related("tournament"):
+            try:
+                services.disqualify_check(tournament=reg.tournament)
+            except errors.TournamentError as exc:
+                refused.append(reg.pk)
+                messages.error(request, f"{reg}: {exc.message}")
+        queryset = queryset.exclude(pk__in=refused)
+        if not queryset.exists():
             return None
-        return TemplateResponse(
+        return ask_reason(
+            self,
             request,
-            "admin/tournaments/disqualify_confirm.html",
-            {
-                **self.admin_site.each_context(request),
-                "title": gettext("Disqualify these players?"),
-                "registrations": queryset.select_related("user", "tournament"),
-                "form": form,
-                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-                "opts": self.model._meta,
-            },
+            queryset.select_related("user", "tournament"),
+            action="disqualify",
+            title=gettext("Disqualify these players?"),
+            intro=gettext(
+                "These players will not be seated again and are listed last, without a rank. "
+                "A player at a table now resigns there (a bot plays on). In a finished "
+                "tournament the standings are computed again without them."
+            ),
+            help_text=gettext("Shown in the standings beside the player, and to him."),
+            submit=gettext("Yes, disqualify"),
+            act=lambda r, reason: services.registration_disqualify(
+                registration=r, reason=reason, by=signed_in(request.user)
+            ),
+            done=gettext("Disqualified"),
+            label=lambda r: f"{r.user.get_display_name()} — {r.tournament}",
         )
 
 

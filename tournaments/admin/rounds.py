@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.types import signed_in
 from tournaments import errors, live, services
-from tournaments.admin.common import each
+from tournaments.admin.common import each, zoned_column
 from tournaments.models import (
     Assignment,
     AssignmentSeat,
@@ -47,9 +47,9 @@ class RoundAdmin(admin.ModelAdmin[Round]):
         "tournament",
         "number",
         "status",
-        "starts_at",
-        "ends_at",
-        "finished_at",
+        "starts_at_tz",
+        "ends_at_tz",
+        "finished_at_tz",
         "tables",
     )
     list_filter = ("status", "tournament__format")
@@ -59,13 +59,17 @@ class RoundAdmin(admin.ModelAdmin[Round]):
         "tournament",
         "number",
         "status",
-        "seated_at",
-        "starts_at",
-        "ends_at",
-        "finished_at",
+        "seated_at_tz",
+        "starts_at_tz",
+        "ends_at_tz",
+        "finished_at_tz",
     )
     inlines = (AssignmentInline,)
     actions = ("reseat",)
+    seated_at_tz = zoned_column("seated_at", _("seated"))
+    starts_at_tz = zoned_column("starts_at", _("starts"))
+    ends_at_tz = zoned_column("ends_at", _("time limit"))
+    finished_at_tz = zoned_column("finished_at", _("finished"))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
         return super().get_queryset(request).annotate(n_tables=Count("assignments"))
@@ -136,16 +140,19 @@ class AmendForm(forms.ModelForm[Assignment]):
 @admin.register(Assignment)
 class AssignmentAdmin(admin.ModelAdmin[Assignment]):
     form = AmendForm
-    list_display = ("__str__", "status", "live_table", "stopped_early", "amended", "finished_at")
+    list_display = (
+        "__str__", "status", "live_table", "stopped_early", "amended", "finished_at_tz",
+    )  # fmt: skip
     list_filter = ("status", "stopped_early", "amended", "round__tournament")
     search_fields = ("round__tournament__name", "seats__user__username")
     list_select_related = ("round__tournament",)
     readonly_fields = (
         "round", "number", "live_table", "status", "deals_at_limit", "stopped_early", "amended",
-        "finished_at",
+        "amend_reason", "finished_at_tz",
     )  # fmt: skip
     fields = (*readonly_fields, "places", "reason")
     inlines = (AssignmentSeatInline,)
+    finished_at_tz = zoned_column("finished_at", _("finished"))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -15,7 +15,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors, services
-from tournaments.admin.common import RULES, each, export, with_zone
+from tournaments.admin.common import (
+    RULES,
+    ZonedTimes,
+    ask_reason,
+    each,
+    export,
+    with_zone,
+    zone_note,
+    zoned_column,
+)
 from tournaments.models import (
     Registration,
     Round,
@@ -24,7 +33,7 @@ from tournaments.models import (
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin[Tournament]):
+class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
     list_display = (
         "name", "public_page", "format", "players_per_table", "status", "paused", "starts_at_tz",
         "entrants", "current_round", "time_left", "rated",
@@ -33,8 +42,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     search_fields = ("name", "description")
     date_hierarchy = "starts_at"
     readonly_fields = (
-        "status", "paused", "seed", "cancel_reason", "created_by", "created_at", "started_at",
-        "finished_at",
+        "status", "paused", "seed", "cancel_reason", "created_by", "created_at_tz",
+        "started_at_tz", "finished_at_tz",
     )  # fmt: skip
     fieldsets = (
         (None, {"fields": ("name", "description", "status", "paused", "cancel_reason")}),
@@ -65,7 +74,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         ),
         (
             _("Record"),
-            {"fields": ("seed", "created_by", "created_at", "started_at", "finished_at")},
+            {"fields": ("seed", "created_by", "created_at_tz", "started_at_tz", "finished_at_tz")},
         ),
     )
     actions = (
@@ -129,9 +138,17 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             gettext("view on site"),
         )
 
-    @admin.display(description=_("starts"), ordering="starts_at")
-    def starts_at_tz(self, obj: Tournament) -> str:
-        return with_zone(obj.starts_at)
+    starts_at_tz = zoned_column("starts_at", _("starts"))
+    finished_at_tz = zoned_column("finished_at", _("finished"))
+    started_at_tz = zoned_column("started_at", _("started"))
+    created_at_tz = zoned_column("created_at", _("created"))
+
+    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        """The record's times say their zone, as the schedule's fields do (ZonedTimes)."""
+        return [
+            (name, {**options, "description": zone_note()} if name == _("Record") else options)
+            for name, options in super().get_fieldsets(request, obj)
+        ]
 
     @admin.display(description=_("time left in the round"))
     def time_left(self, obj: Tournament) -> str:
@@ -211,12 +228,21 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             gettext("Resumed"),
         )
 
-    @admin.action(description=_("Cancel"))
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        reason = gettext("Cancelled by the organiser.")
-        each(
+    @admin.action(description=_("Cancel… (asks for a reason; the entrants are told)"))
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
+        return ask_reason(
+            self,
             request,
             queryset,
-            lambda t: services.tournament_cancel(tournament=t, reason=reason),
-            gettext("Cancelled"),
+            action="cancel",
+            title=gettext("Cancel these tournaments?"),
+            intro=gettext(
+                "Nothing more happens in them: tables in play are stopped without a result, "
+                "and every entrant is told why, in his notifications and on the tournament's "
+                "page. This cannot be undone."
+            ),
+            help_text=gettext("Shown to the entrants and on the tournament's page."),
+            submit=gettext("Yes, cancel"),
+            act=lambda t, reason: services.tournament_cancel(tournament=t, reason=reason),
+            done=gettext("Cancelled"),
         )

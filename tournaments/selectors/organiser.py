@@ -29,6 +29,8 @@ def notification_text(note: Any) -> str:
         return _("%(name)s: check-in is open. Check in to play.") % {"name": name}
     if note.kind == Notification.Kind.TABLE_READY:
         return _("%(name)s: your table is ready.") % {"name": name}
+    if note.kind == Notification.Kind.CANCELLED:
+        return _("%(name)s is cancelled: %(reason)s") % {"name": name, "reason": note.text}
     return f"{name}: {note.text}" if name else str(note.text)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -84,6 +85,8 @@ class TablePanel:
     next_url: str
     next_is_table: bool
     rank: tuple[int, int] | None
+    disqualified: str | None = None  # the organiser's reason, when the viewer is out
+    amended: str | None = None  # the organiser's reason, when this table's places were amended
 
 
 def table_panel(*, table_id: int, user: Visitor | None) -> TablePanel | None:
@@ -124,7 +127,14 @@ def table_panel(*, table_id: int, user: Visitor | None) -> TablePanel | None:
         next_url=next_url,
         next_is_table=next_is_table,
         rank=my_place(t, user) if seat is not None else None,
+        disqualified=_disqualified(t, who) if seat is not None else None,
+        amended=(a.amend_reason or _("no reason given")) if a.amended else None,
     )
+
+
+def _disqualified(t: Tournament, who: Any) -> str | None:
+    reg = t.registrations.filter(user=who, status=R.DISQUALIFIED).first()
+    return None if reg is None else (reg.reason or _("no reason given"))
 
 
 def _tournament_url(t: Tournament) -> str:

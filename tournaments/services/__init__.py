@@ -51,6 +51,7 @@ from tournaments.services.machine import (
 from tournaments.services.organiser import (
     assignment_amend,
     assignment_amend_check,
+    disqualify_check,
     registration_disqualify,
     round_reseat,
     tournament_cancel,
@@ -82,6 +83,7 @@ __all__ = [
     "assignment_amend",
     "assignment_amend_check",
     "assignment_record_result",
+    "disqualify_check",
     "registration_add_walk_in",
     "registration_admin_check_in",
     "registration_check_in",

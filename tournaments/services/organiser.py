@@ -176,9 +176,14 @@ def tournament_pause(*, tournament: Tournament, paused: bool = True) -> Tourname
 
 @transaction.atomic
 def tournament_cancel(
-    *, tournament: Tournament, reason: str = "", now: datetime | None = None
+    *, tournament: Tournament, reason: str, now: datetime | None = None
 ) -> Tournament:
-    """Cancel: live tables in play are stopped (no results), nothing more happens."""
+    """Cancel, for a reason the entrants are told: live tables in play are stopped (no
+    results), nothing more happens, and each entrant (registered, checked in or playing)
+    finds the reason in his notification area and on the tournament's page."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise errors.Invalid(_("Say why the tournament is cancelled: its players are told."))
     t = locked_tournament(tournament)
     if t.status == S.CANCELLED:
         return t
@@ -193,6 +198,15 @@ def tournament_cancel(
     t.cancel_reason = reason[:200]
     t.finished_at = current_time(now)
     t.save(update_fields=["status", "cancel_reason", "finished_at"])
+    notices.notify(
+        tournament=t,
+        user_ids=t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).values_list(
+            "user_id", flat=True
+        ),
+        kind=Notification.Kind.CANCELLED,
+        text=t.cancel_reason,
+        url=reverse("tournaments:detail", args=[t.pk]),
+    )
     tell_pages(t)
     return t
 
@@ -201,13 +215,15 @@ def tournament_cancel(
 def registration_disqualify(
     *, registration: Registration, reason: str = "", by: User | None = None
 ) -> None:
-    """Out of the event: not seated again, listed last; at a table now, he resigns there."""
+    """Out of the event: not seated again, listed last; at a table now, he resigns there.
+    After the event finished too: the standings are computed again without his rank (his
+    tables' places stay as played: amend a result to change them). Not in a cancelled
+    event, which has no standings."""
     t = locked_tournament(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
     if reg.status == R.DISQUALIFIED:
         return
-    if t.status in (S.FINISHED, S.CANCELLED):
-        raise errors.WrongState()
+    disqualify_check(tournament=t)
     reg.status = R.DISQUALIFIED
     reg.reason = reason[:200]
     reg.left_at = timezone.now()
@@ -215,9 +231,16 @@ def registration_disqualify(
     for a in standings.playing_assignments_of(t, reg.user_id):
         if a.table_id is not None:
             live.player_resign(table_id=a.table_id, user=reg.user)
-    if t.status == S.RUNNING:
+    if t.status in (S.RUNNING, S.FINISHED):
         standings.write_standings(t)
     tell_pages(t)
+
+
+def disqualify_check(*, tournament: Tournament) -> None:
+    """Raise the error :func:`registration_disqualify` would give in this tournament (the
+    admin asks before it offers the reason form); nothing is written."""
+    if tournament.status == S.CANCELLED:
+        raise errors.WrongState(_("Nobody can be disqualified from a cancelled tournament."))
 
 
 @transaction.atomic
@@ -250,7 +273,8 @@ def assignment_amend(
         seat.points = t.points_for(place)
         seat.save(update_fields=["place", "points"])
     a.amended = True
-    a.save(update_fields=["amended"])
+    a.amend_reason = (reason or "").strip()[:200]
+    a.save(update_fields=["amended", "amend_reason"])
     result = MatchResult.objects.filter(table=a.table).first() if a.table_id else None
     if result is not None:
         live.ratings_amend(result=result, placements=list(places), by=by, reason=reason)
