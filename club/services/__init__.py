@@ -15,6 +15,7 @@ from club.services.chat import (
     chat_say,
     chat_switch,
     message_hide,
+    reports_dismiss,
     table_chat_switch,
 )
 from club.services.relations import (
@@ -47,5 +48,6 @@ __all__ = [
     "mute_create",
     "mute_delete",
     "player_get",
+    "reports_dismiss",
     "table_chat_switch",
 ]
