@@ -1,5 +1,6 @@
 """Signal receivers of the club: an organiser's announcement also goes to the
-tournament's chat (after it is committed with the announcement)."""
+tournament's chat (committed with the announcement); a person blocked by someone
+seated at a table cannot take a seat there."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ from typing import Any
 
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils.translation import gettext as _
 
+from accounts.models import User
+from games import errors as table_errors
+from games.models import Table
+from games.signals import table_joining
 from tournaments.models import Announcement
 
 
@@ -17,3 +23,12 @@ def announcement_to_chat(sender: Any, instance: Announcement, created: bool, **k
         from club import services
 
         services.announcement_to_chat(announcement=instance)
+
+
+@receiver(table_joining, dispatch_uid="club.refuse_blocked_join")
+def refuse_blocked_join(sender: Any, table: Table, user: User, **kwargs: Any) -> None:
+    from club.models import Block
+
+    seated = table.seats.filter(user__isnull=False).values("user_id")
+    if Block.objects.filter(blocker_id__in=seated, blocked=user).exists():
+        raise table_errors.Forbidden(_("A player at this table does not play with you."))
