@@ -357,3 +357,39 @@ class ChallengeInvite(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.challenge_id} → {self.user_id}: {self.answer}"
+
+
+class Reminder(models.Model):
+    """A reminder sent to one entrant of a tournament (once per kind): it starts soon,
+    or check-in closes soon and he has not checked in."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("starts soon")
+        CHECK_IN = "check_in", _("check-in closes soon")
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("tournament"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    sent_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("reminder")
+        verbose_name_plural = _("reminders")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "kind"], name="club_reminder_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}/{self.user_id}: {self.kind}"

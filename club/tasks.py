@@ -15,3 +15,9 @@ def chat_expire() -> int:
 def challenges_expire() -> int:
     """Close the challenges not answered in time; their people see it at once."""
     return services.challenges_expire()
+
+
+@shared_task(name="club.reminders_send", ignore_result=True)
+def reminders_send() -> int:
+    """Remind the entrants of the tournaments that start soon."""
+    return services.reminders_send()

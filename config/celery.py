@@ -110,7 +110,12 @@ _heartbeat_client: Any = None
 PLAY_TASKS = ("games.clocks_sweep", "tournaments.tick")
 # Every other periodic task, named so that a new one is placed in one list or the other
 # (tests/test_periodic_tasks.py holds the two lists to CELERY_BEAT_SCHEDULE).
-HOUSEKEEPING_TASKS = ("games.logs_archive", "club.chat_expire", "club.challenges_expire")
+HOUSEKEEPING_TASKS = (
+    "games.logs_archive",
+    "club.chat_expire",
+    "club.challenges_expire",
+    "club.reminders_send",
+)
 
 
 def heartbeat_names() -> list[str]:

@@ -408,6 +408,7 @@ CLUB_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
 CLUB_CHAT_WORDLISTS = [str(BASE_DIR / "club" / "wordlists" / "ru_uk.txt")]
 CLUB_CHAT_FILTER_ENGLISH = True
 CLUB_CHALLENGE_SECONDS = 180  # a challenge not answered by then expires
+CLUB_REMINDER_MINUTES = 10  # entrants are reminded this long before a tournament starts
 # ------------------------------------------------------------------ tournaments
 # Notifications (an announcement, check-in open, a table ready) go to each player's
 # notification area on the site; with this on, by email too (Django's email backend:
@@ -438,4 +439,5 @@ CELERY_BEAT_SCHEDULE = {
     "games-logs-archive": {"task": "games.logs_archive", "schedule": GAMES_ARCHIVE_SWEEP_SECONDS},
     "club-chat-expire": {"task": "club.chat_expire", "schedule": 3600.0},
     "club-challenges-expire": {"task": "club.challenges_expire", "schedule": 15.0},
+    "club-reminders": {"task": "club.reminders_send", "schedule": 60.0},
 }

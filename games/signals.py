@@ -8,3 +8,7 @@ match_finished = Signal()
 # Sent after the commit of any change to an open table's seats (lobby listings);
 # kwargs: ``table_id``.
 table_changed = Signal()
+# Sent inside ``table_join``, under the table's lock, before the seat is taken; kwargs:
+# ``table``, ``user``. A receiver refuses the join by raising a ``games.errors``
+# error (the club: a person seated there blocks him); nothing has changed then.
+table_joining = Signal()

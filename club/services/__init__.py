@@ -1,6 +1,7 @@
 """Writes of the club (docs/social.md), split along their seams and re-exported here, so
 callers import ``from club import services``: follow, block and mute
-(``relations``); chat and its moderation (``chat``); "Play me" (``challenges``)."""
+(``relations``); chat and its moderation (``chat``); "Play me" (``challenges``);
+announcements and reminders of the tournaments (``tournaments``)."""
 
 from club.services.challenges import (
     challenge_answer,
@@ -15,6 +16,7 @@ from club.services.chat import (
     chat_say,
     chat_switch,
     message_hide,
+    reports_dismiss,
     table_chat_switch,
 )
 from club.services.relations import (
@@ -27,8 +29,10 @@ from club.services.relations import (
     mute_delete,
     player_get,
 )
+from club.services.tournaments import announcement_to_chat, reminders_send
 
 __all__ = [
+    "announcement_to_chat",
     "block_create",
     "block_delete",
     "blocked_between",
@@ -47,5 +51,7 @@ __all__ = [
     "mute_create",
     "mute_delete",
     "player_get",
+    "reminders_send",
+    "reports_dismiss",
     "table_chat_switch",
 ]

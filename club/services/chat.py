@@ -169,9 +169,16 @@ def chat_report(*, user: User, message_id: int, reason: str = "") -> ChatReport:
     return report
 
 
+def site_moderator(user: User) -> bool:
+    """The staff who moderate the whole site: superusers and staff given the
+    permission to change chat messages."""
+    return user.is_active and user.is_staff and user.has_perm("club.change_chatmessage")
+
+
 def may_moderate(*, user: User, tournament_id: int | None) -> bool:
-    """The staff everywhere; an event's organiser in his event."""
-    if user.is_staff:
+    """The site's moderators everywhere; an event's organiser in his event (its chat and
+    its tables' chat)."""
+    if site_moderator(user):
         return True
     if tournament_id is None:
         return False
@@ -231,6 +238,22 @@ def chat_ban(
         reason=(reason or "").strip()[:300],
         created_by=by,
     )
+
+
+@transaction.atomic
+def reports_dismiss(*, by: User, report_ids: list[int]) -> int:
+    """A moderator closes reports without acting on their messages; returns how many
+    (only those he may moderate)."""
+    closed = 0
+    for report in ChatReport.objects.select_related("message").filter(
+        pk__in=report_ids, handled_at__isnull=True
+    ):
+        if may_moderate(user=by, tournament_id=message_tournament(report.message)):
+            report.handled_at = timezone.now()
+            report.handled_by = by
+            report.save(update_fields=["handled_at", "handled_by"])
+            closed += 1
+    return closed
 
 
 @transaction.atomic

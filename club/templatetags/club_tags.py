@@ -18,7 +18,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from club import selectors
+from club import presence, selectors
 from games.models import Table
 from tournaments.models import Tournament
 
@@ -78,3 +78,18 @@ def player_actions(context: Any, player: Any) -> str:
     return render_to_string(
         "club/_player_actions.html", {"player": player, "relation": relation}, request=request
     )
+
+
+@register.simple_tag
+def online_among(registrations: Any) -> set[int]:
+    """The user ids of ``registrations`` (a tournament's entrants) online now: one read
+    of the presence for the whole list."""
+    return presence.online_ids(r.user_id for r in registrations)
+
+
+@register.simple_tag
+def online_dot(user_id: int, online: set[int]) -> str:
+    """A green dot before an online person's name (``online_among``)."""
+    if user_id not in online:
+        return ""
+    return format_html('<span class="online-dot" title="{}">●</span> ', _("online"))

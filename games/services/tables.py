@@ -23,7 +23,7 @@ from games.engine import (
 from games.engine.fair import validate_client_seed
 from games.models import BY_THE_RULES, Dealing, FinishedBy, MatchResult, Seat, Table
 from games.services import actions, broadcast, common
-from games.signals import match_finished
+from games.signals import match_finished, table_joining
 from games.table_rules import MOVE_SECONDS_RANGE, table_options
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,7 @@ def table_join(*, table: Table | int, user: User, invite_code: str | None = None
     seats = list(table.seats.all())
     if any(s.user_id == user.pk for s in seats):
         raise errors.AlreadySeated()
+    table_joining.send(sender=Table, table=table, user=user)
     seat = Seat.objects.create(table=table, number=_free_seat(table, seats), user=user)
     broadcast.after_seats_change(table)
     return seat

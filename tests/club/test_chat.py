@@ -193,7 +193,7 @@ async def test_a_block_hides_chat_both_ways_live() -> None:
 
 async def test_a_moderator_hides_a_message_live_and_for_good() -> None:
     table, (ann, bob) = await _table(humans=2, bots=1)
-    staff = await sync_to_async(UserFactory)(is_staff=True)
+    staff = await sync_to_async(UserFactory)(is_staff=True, is_superuser=True)
     a, b, s = [await Chat.open(u, table.pk) for u in (ann, bob, staff)]
     assert s.state["moderator"] and not a.state["moderator"]
     await b.say("rude words")
@@ -211,7 +211,7 @@ async def test_a_moderator_hides_a_message_live_and_for_good() -> None:
 
 async def test_a_moderators_mute_refuses_the_next_message() -> None:
     table, (_ann, bob) = await _table(humans=2, bots=1)
-    staff = await sync_to_async(UserFactory)(is_staff=True)
+    staff = await sync_to_async(UserFactory)(is_staff=True, is_superuser=True)
     b = await Chat.open(bob, table.pk)
     await sync_to_async(services.chat_ban)(by=staff, user=bob, minutes=10)
     answer = await b.say("still here")

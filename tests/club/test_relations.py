@@ -148,3 +148,29 @@ def test_a_refused_follow_from_the_page_changes_nothing_and_says_why() -> None:
     answer = client.post("/club/players/follow/", {"username": ann.username}, follow=True)
     assert "That is you." in answer.content.decode()
     assert not Follow.objects.exists()
+
+
+def test_a_blocked_player_cannot_take_a_seat_at_a_table_where_his_blocker_sits() -> None:
+    from games import errors as table_errors
+    from games import services as table_services
+    from games.models import Seat
+
+    ann, bob, cid = UserFactory(), UserFactory(), UserFactory()
+    services.block_create(user=ann, target=bob)
+    table = table_services.table_create(user=ann, players=3)
+    with pytest.raises(table_errors.Forbidden):
+        table_services.table_join(table=table, user=bob)
+    table_services.table_join(table=table, user=cid)  # anyone else sits down
+    assert set(Seat.objects.filter(table=table).values_list("user_id", flat=True)) == {
+        ann.pk,
+        cid.pk,
+    }
+
+
+def test_the_blocker_may_still_sit_at_the_blocked_players_table() -> None:
+    from games import services as table_services
+
+    ann, bob = UserFactory(), UserFactory()
+    services.block_create(user=ann, target=bob)
+    table = table_services.table_create(user=bob, players=3)
+    table_services.table_join(table=table, user=ann)

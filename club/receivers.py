@@ -1,0 +1,34 @@
+"""Signal receivers of the club: an organiser's announcement also goes to the
+tournament's chat (committed with the announcement); a person blocked by someone
+seated at a table cannot take a seat there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import errors as table_errors
+from games.models import Table
+from games.signals import table_joining
+from tournaments.models import Announcement
+
+
+@receiver(post_save, sender=Announcement, dispatch_uid="club.announcement_to_chat")
+def announcement_to_chat(sender: Any, instance: Announcement, created: bool, **kwargs: Any) -> None:
+    if created:
+        from club import services
+
+        services.announcement_to_chat(announcement=instance)
+
+
+@receiver(table_joining, dispatch_uid="club.refuse_blocked_join")
+def refuse_blocked_join(sender: Any, table: Table, user: User, **kwargs: Any) -> None:
+    from club.models import Block
+
+    seated = table.seats.filter(user__isnull=False).values("user_id")
+    if Block.objects.filter(blocker_id__in=seated, blocked=user).exists():
+        raise table_errors.Forbidden(_("A player at this table does not play with you."))
