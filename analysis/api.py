@@ -33,8 +33,8 @@ class AnalysisView(APIView):
     @extend_schema(
         summary="A match's analysis",
         description=(
-            "Its state (`queued`, `running` with `done` of `total` decisions, `done`, "
-            "`failed`, `cancelled`) and, once done, the result: every decision of every "
+            "Its state (`none`: nobody asked yet, `queued`, `running` with `done` of "
+            "`total` decisions, `done`, `failed`, `cancelled`) and, once done, the result: every decision of every "
             "person's seat with the value of the action taken and of the best, the loss and "
             "its label, a hindsight line per played deal and a summary per seat "
             "(docs/analysis.md)."
@@ -46,7 +46,7 @@ class AnalysisView(APIView):
         self._watchable(request, table_id)
         analysis = selectors.analysis_of(table_id=table_id)
         if analysis is None:
-            raise err.NotRequested
+            return Response({"table_id": table_id, "status": "none", "result": None})
         return Response(selectors.analysis_data(analysis))
 
     @extend_schema(

@@ -30,7 +30,9 @@ def cut(record: dict[str, Any], deal: int, action: int) -> dict[str, Any]:
     return out
 
 
-def finished_table(*, deals: int = 2, people: int = 1, status: str = "finished") -> Any:
+def finished_table(
+    *, deals: int = 2, people: int = 1, status: str = "finished", users: list[Any] | None = None
+) -> Any:
     """A table of ``people`` persons and bots whose match (its first ``deals`` deals of
     basic bots, as a record) is over, written directly as the services leave one."""
     from django.utils import timezone
@@ -39,7 +41,8 @@ def finished_table(*, deals: int = 2, people: int = 1, status: str = "finished")
     from tests.factories import UserFactory
 
     record = bot_record(seed=7, deals=deals)
-    users = [UserFactory() for _ in range(people)]
+    users = users if users is not None else [UserFactory() for _ in range(people)]
+    people = len(users)
     table = Table.objects.create(
         created_by=users[0] if users else None, players=3, preset="simple",
         options=record["options"], status=status, first_dealer=record["first_dealer"],

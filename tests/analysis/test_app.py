@@ -191,8 +191,8 @@ def test_a_player_s_average_over_his_analysed_matches() -> None:
     assert [m["table_id"] for m in data["matches_list"]] == [t.pk for t in tables]
 
 
-def test_reading_an_analysis_nobody_asked_for_is_a_404() -> None:
+def test_an_analysis_nobody_asked_for_reads_as_none() -> None:
     table = finished_table()
     answer = APIClient().get(url(table))
-    assert answer.status_code == 404
-    assert answer.json()["error"]["code"] == "no_analysis"
+    assert answer.status_code == 200
+    assert answer.json() == {"table_id": table.pk, "status": "none", "result": None}
