@@ -1,7 +1,8 @@
 """The Celery app: `celery -A config worker` and `celery -A config beat`.
 
 Queues: bot turns and the clock sweep go to ``bots`` (short, frequent, latency matters);
-results, ratings and tournaments to ``results``; anything else to ``celery``. One worker
+results, ratings and tournaments to ``results``; the analysis of finished matches to
+``analysis`` (long, CPU-bound); anything else to ``celery``. One worker
 may consume all three (``scripts/stack``), or a pool per queue (``docker-compose.yml``).
 
 The worker's consumer is :class:`Consumer`: Celery 5.7 with kombu 5.7 on Redis died
@@ -27,8 +28,8 @@ log = logging.getLogger(__name__)
 # The worker pools by queue: CELERY_TASK_ROUTES, CELERY_TASK_QUEUES and
 # CELERY_TASK_DEFAULT_QUEUE in config/settings.py route the tasks to these (settings, so
 # that a test can put everything on a queue of its own); docker-compose.yml and
-# scripts/stack run a worker pool for bots and one for the rest.
-QUEUES = ("bots", "results", "celery")
+# scripts/stack run a worker pool for bots, one for the analysis and one for the rest.
+QUEUES = ("bots", "results", "celery", "analysis")
 # Seconds the socket may take while the consumer closes a broken broker connection.
 CLOSE_SOCKET_TIMEOUT = 5.0
 # The periodic tasks whose last run /healthz reads (config/health.py): the Redis key of

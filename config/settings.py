@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "club",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -430,8 +431,11 @@ CELERY_TASK_ROUTES = {
     "games.*": {"queue": "bots"},
     "ratings.*": {"queue": "results"},
     "tournaments.*": {"queue": "results"},
+    # The computer analysis of finished matches: long and CPU-bound, on a pool of its own
+    # so that bot turns and results never wait behind it (issue 30).
+    "analysis.*": {"queue": "analysis"},
 }
-CELERY_TASK_QUEUES = [Queue("bots"), Queue("results"), Queue("celery")]
+CELERY_TASK_QUEUES = [Queue("bots"), Queue("results"), Queue("celery"), Queue("analysis")]
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
@@ -441,3 +445,10 @@ CELERY_BEAT_SCHEDULE = {
     "club-challenges-expire": {"task": "club.challenges_expire", "schedule": 15.0},
     "club-reminders": {"task": "club.reminders_send", "schedule": 60.0},
 }
+
+# The computer analysis of finished matches (analysis/, docs/analysis.md): worlds sampled a
+# decision (no clock: the result is a function of the seed), analyses a person may ask
+# for in 24 hours (one running at a time), and the retries of one that fails.
+ANALYSIS_SAMPLES = env.int("ANALYSIS_SAMPLES", default=120)
+ANALYSIS_PER_DAY = env.int("ANALYSIS_PER_DAY", default=5)
+ANALYSIS_RETRIES = 2

@@ -35,6 +35,7 @@ urlpatterns = [
     path("api/v1/", include("ratings.api_urls")),
     path("api/v1/", include("tournaments.api_urls")),
     path("api/v1/", include("club.api_urls")),
+    path("api/v1/", include("analysis.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

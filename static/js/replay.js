@@ -53,6 +53,8 @@ function draw() {
   actionLabel.textContent = describe(frame.action);
   root.dataset.deal = String(deal);
   root.dataset.step = String(step);
+  // The analysis panel (static/js/analysis.js) marks the decision shown here.
+  document.dispatchEvent(new CustomEvent("replay:step", { detail: { deal, step } }));
 }
 
 async function go(nextDeal, nextStep) {
@@ -95,6 +97,8 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") { forward(); event.preventDefault(); }
   if (event.key === "ArrowLeft") { back(); event.preventDefault(); }
 });
+
+document.addEventListener("replay:go", (event) => go(event.detail.deal, event.detail.step));
 
 if (config.deals) go(0, 0);
 

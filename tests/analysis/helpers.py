@@ -28,3 +28,35 @@ def cut(record: dict[str, Any], deal: int, action: int) -> dict[str, Any]:
     out["deals"] = out["deals"][: deal + 1]
     out["deals"][deal]["actions"] = out["deals"][deal]["actions"][: action + 1]
     return out
+
+
+def finished_table(
+    *, deals: int = 2, people: int = 1, status: str = "finished", users: list[Any] | None = None
+) -> Any:
+    """A table of ``people`` persons and bots whose match (its first ``deals`` deals of
+    basic bots, as a record) is over, written directly as the services leave one."""
+    from django.utils import timezone
+
+    from games.models import MatchResult, Seat, Table
+    from tests.factories import UserFactory
+
+    record = bot_record(seed=7, deals=deals)
+    users = users if users is not None else [UserFactory() for _ in range(people)]
+    people = len(users)
+    table = Table.objects.create(
+        created_by=users[0] if users else None, players=3, preset="simple",
+        options=record["options"], status=status, first_dealer=record["first_dealer"],
+        version=1, started_at=timezone.now(),
+        finished_at=timezone.now() if status == "finished" else None,
+    )  # fmt: skip
+    for number in range(3):
+        if number < people:
+            Seat.objects.create(table=table, number=number, user=users[number])
+        else:
+            Seat.objects.create(table=table, number=number, bot_level="basic")
+    if status == "finished":
+        MatchResult.objects.create(
+            table=table, finished_at=timezone.now(), final_scores=[0, 0, 0], winner_seat=None,
+            placements=[1, 2, 3], deals=deals, record=record,
+        )  # fmt: skip
+    return table

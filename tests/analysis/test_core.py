@@ -188,3 +188,25 @@ def test_cards_hidden_from_the_seat_do_not_change_its_analysis() -> None:
     first = analyse(record, [0], samples=SAMPLES, seed=2)
     assert {j.stage for j in first.decisions} >= {Stage.BIDDING, Stage.PLAY}
     assert analyse(swapped, [0], samples=SAMPLES, seed=2).decisions == first.decisions
+
+
+def test_hindsight_is_the_exact_best_take_of_every_played_deal() -> None:
+    record = bot_record(seed=8, deals=2)
+    lines = analyse(record, [], samples=SAMPLES).hindsight
+    expected = []
+    for i, data in enumerate(record["deals"]):
+        match = Match.from_record(
+            {**record, "deals": [*record["deals"][:i], {**data, "actions": []}]}
+        )
+        first_lead = None
+        for item in data["actions"]:
+            deal = match.deal
+            assert deal is not None
+            if first_lead is None and deal.phase is Phase.PLAY:
+                first_lead = deal.copy()
+            match.apply(action_from_dict(item), seat=item["seat"])
+        result = match.results[-1]
+        if first_lead is not None and result.outcome.value != "written_off":
+            expected.append((i, result.declarer, result.contract, solve(first_lead)))
+    assert [(h.deal, h.declarer, h.contract, h.could) for h in lines] == expected
+    assert lines  # at least one deal was played

@@ -83,6 +83,8 @@ class LiveServer:
             CELERY_TASK_ALWAYS_EAGER="true",
             GAMES_SCHEDULER="loop",
             GAMES_BOT_DELAY=self.bot_delay,
+            # The analysis runs in the request (eager Celery): a small budget of worlds.
+            ANALYSIS_SAMPLES="6",
             LOG_FORMAT="console",
             LOG_LEVEL=os.environ.get("E2E_LOG_LEVEL", "WARNING"),
             PYTHONUNBUFFERED="1",

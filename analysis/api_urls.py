@@ -1,0 +1,13 @@
+from django.urls import path
+
+import config.converters  # noqa: F401  (registers <id:…>)
+from analysis import api
+
+urlpatterns = [
+    path("tables/<id:table_id>/analysis/", api.AnalysisView.as_view(), name="api-table-analysis"),
+    path(
+        "players/<str:username>/analysis/",
+        api.PlayerAnalysisView.as_view(),
+        name="api-player-analysis",
+    ),
+]
