@@ -49,7 +49,8 @@ LOBBY_MAX_PAGE = 1000
 def _table_card(table: Table, user: Visitor) -> dict[str, Any]:
     """What the lobby shows of one table."""
     seats = {s.number: s for s in table.seats.all()}
-    mine = any(s.user_id == getattr(user, "pk", None) for s in seats.values())
+    # A bot's seat holds no user, nor does an anonymous visitor: no match (None == None).
+    mine = user.is_authenticated and any(s.user_id == user.pk for s in seats.values())
     return {
         "table": table,
         "preset": preset_label(table.preset),
@@ -282,7 +283,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "table": table,
             "seat": seat,
             "seats": [
-                {"label": seat_label(by_number[n]), "mine": by_number[n].user_id == user.pk}
+                {
+                    "label": seat_label(by_number[n]),
+                    "mine": user.is_authenticated and by_number[n].user_id == user.pk,
+                }
                 if n in by_number
                 else None
                 for n in range(table.players)

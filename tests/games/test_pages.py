@@ -459,3 +459,18 @@ def test_create_form_sets_the_match_length(client):
     client.post(reverse("games:create"), data)
 
     assert Table.objects.get(created_by=user).options["deals"] == 9
+
+
+@db
+def test_an_anonymous_visitor_is_not_taken_for_a_bot(client):
+    """A bot's seat holds no user, nor does an anonymous visitor: that is not a match
+    (``None == None``). The lobby offers him to watch the table, and its page does not
+    call the bot's seat his."""
+    table, _ = open_table(humans=1, bots=1, players=3)
+
+    card = next(
+        c for c in client.get(reverse("games:lobby")).context["tables"] if c["table"] == table
+    )
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+
+    assert card["mine"] is False and "(you)" not in page
