@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from django.utils import timezone
 
-from games import errors
+from games import bot_queue, errors, scheduler
 from games import state as table_state
 from games.bots import make_bot
 from games.models import Table, TableAction
@@ -20,6 +21,23 @@ def bot_play(*, table_id: int, version: int) -> bool:
     to act. Idempotent: a stale call does nothing. The bot decides outside the row lock
     (a strong bot thinks for a few hundred milliseconds)."""
     return _play_for_seat(table_id, version, on_clock=False)
+
+
+def bot_turn_next() -> bool:
+    """A token of the bots' fair queue (full stack): play the fairest bot turn that is due
+    (:mod:`games.bot_queue`), and charge its owner the time it took. When turns wait but
+    none is due yet, the token comes back for the earliest."""
+    taken = bot_queue.pop()
+    if taken is None:
+        return False
+    if isinstance(taken, bot_queue.Later):
+        scheduler.bot_token_later(min(taken.seconds, bot_queue.RETRY_CAP_SECONDS))
+        return False
+    started = time.monotonic()
+    try:
+        return bot_play(table_id=taken.table_id, version=taken.version)
+    finally:
+        bot_queue.charge(owner=taken.owner, seconds=time.monotonic() - started)
 
 
 def clock_expire(*, table_id: int, version: int) -> bool:
