@@ -26,9 +26,12 @@ Tokens and jobs stay in step: every job sends one token, a token that plays a jo
 consumes it, and a token that finds jobs none of which is due yet (clocks, or a token
 run early) sends itself again for the earliest one; only a token that finds no job at
 all is dropped. One clock, Redis' ``TIME``, dates every job and decides what is due.
-If Redis loses its data (an outage: it keeps none here), jobs and tokens go together
-and the clock sweep plays the lost turns after their grace (``GAMES_BOT_GRACE``), as it
-did before. The oldest due job's age is the bots' queue delay, which ``/healthz``
+The clock sweep leaves a bot turn past its grace (``GAMES_BOT_GRACE``) to the queue
+while it waits there, sending one more token for it (its own may have died with a
+worker, :func:`rescue`): playing the waiting turns itself, one after another, the sweep
+had played a flood's master turns ahead of everyone's. If Redis loses its data (an
+outage: it keeps none here), jobs and tokens go together and the sweep plays the lost
+turns after their grace, as it did before. The oldest due job's age is the bots' queue delay, which ``/healthz``
 shows (:func:`queue_delay`).
 
 The embedded default (``make run``) plays bot turns in its own threads and does not use
@@ -51,6 +54,8 @@ OWNERS_KEY = PREFIX + "owners"
 DUE_KEY = PREFIX + "due"
 # One owner's jobs, scored by when each falls due.
 JOBS_KEY = PREFIX + "jobs:{owner}"
+# Set once the clock sweep sent a token for a job past its grace (:func:`rescue`).
+RESCUED_KEY = PREFIX + "rescued:{job}"
 # Charged to an owner when one of his jobs is taken, until its real time is known.
 IN_FLIGHT_CHARGE = 0.5
 # A token that finds nothing due comes back after at most this many seconds.
@@ -110,6 +115,12 @@ if best ~= nil then
 end
 if earliest == nil then return {'empty'} end
 return {'later', tostring(earliest - now)}
+"""
+
+_RESCUE = """
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {0, 0} end
+if redis.call('SET', KEYS[2], '1', 'NX', 'EX', 600) then return {1, 1} end
+return {1, 0}
 """
 
 _CHARGE = """
@@ -179,6 +190,22 @@ def charge(*, owner: str, seconds: float) -> None:
     """``owner``'s job took ``seconds`` of a worker process (it was charged
     :data:`IN_FLIGHT_CHARGE` when taken). An owner gone from the queue is not brought back."""
     client().eval(_CHARGE, 1, OWNERS_KEY, owner, seconds - IN_FLIGHT_CHARGE)
+
+
+def rescue(*, owner: str, table_id: int, version: int) -> tuple[bool, bool]:
+    """For the clock sweep, at a bot turn past its grace: (whether the turn still waits in
+    the queue, whether a token should be sent for it now: once per job, in case its token
+    was lost with a worker). A turn that waits is the queue's to play, fairly; one that
+    does not (lost with Redis' data, or taken by a process that died) is the sweep's.
+    With Redis away: (False, False)."""
+    try:
+        reply = client().eval(
+            _RESCUE, 2, DUE_KEY, RESCUED_KEY.format(job=f"{table_id}:{version}"),
+            f"{owner}|{table_id}:{version}",
+        )  # fmt: skip
+    except redis.RedisError:
+        return False, False
+    return bool(reply[0]), bool(reply[1])
 
 
 def _text(value: Any) -> str:

@@ -52,6 +52,8 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
         return False
     if on_clock and (table.deadline is None or table.deadline > timezone.now()):
         return False
+    if on_clock and scheduler.mode() == "celery" and _waits_in_bot_queue(table, version):
+        return False
     try:
         with table_state.locked(table) as state:
             seat = state.match.to_act
@@ -74,6 +76,16 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
     except (errors.StaleVersion, errors.NotYourTurn, errors.NotPlaying):
         return False
     return True
+
+
+def _waits_in_bot_queue(table: Table, version: int) -> bool:
+    """A bot turn past its grace that still waits in the bots' fair queue is the queue's
+    to play (games.bot_queue.rescue): one more token goes out for it, once."""
+    owner = bot_queue.owner_of(created_by_id=table.created_by_id, table_id=table.pk)
+    waiting, send = bot_queue.rescue(owner=owner, table_id=table.pk, version=version)
+    if send:
+        scheduler.bot_token_later(0)
+    return waiting
 
 
 def clocks_sweep(limit: int = 500) -> int:

@@ -4,12 +4,14 @@ bots cannot keep another player's bot turns waiting behind theirs."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games import bot_queue, scheduler, services
-from games.models import TableAction
+from games.models import Table, TableAction
 from tests.factories import UserFactory
 from tests.games.helpers import committed
 
@@ -138,3 +140,35 @@ def test_another_players_bot_turn_goes_before_a_flood_of_older_ones(broker) -> N
         table_id__in=flood, source=TableAction.Source.BOT
     ).count()
     assert played_before <= 1
+
+
+def expire_clock(table_id: int) -> None:
+    Table.objects.filter(pk=table_id).update(deadline=timezone.now() - timedelta(seconds=1))
+
+
+def test_the_sweep_leaves_a_turn_waiting_in_the_queue_to_it_and_sends_one_token(
+    broker,
+) -> None:
+    """Playing every bot turn past its grace itself, the sweep had played a flood's master
+    turns one after another ahead of everyone's; now it only makes sure a token is out."""
+    table_id = a_table_of_bots(UserFactory())
+    expire_clock(table_id)
+
+    for _ in range(3):
+        with committed():
+            services.clocks_sweep()
+
+    assert not TableAction.objects.filter(table_id=table_id).exists()
+    assert len(broker.sent) == 2  # the turn's own token and one sent by the sweep
+
+
+def test_the_sweep_plays_a_turn_the_queue_lost(broker, fair_queue) -> None:
+    table_id = a_table_of_bots(UserFactory())
+    fair_queue.delete(bot_queue.DUE_KEY)  # as when Redis comes back empty
+    expire_clock(table_id)
+
+    with committed():
+        played = services.clocks_sweep()
+
+    assert played == 1
+    assert TableAction.objects.filter(table_id=table_id, source=TableAction.Source.BOT).exists()
