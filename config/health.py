@@ -15,6 +15,9 @@ Worker and beat (the full stack's scheduler): every periodic task records when i
 ran (``config.celery``); ``/healthz`` reads those times in one round trip and says
 degraded when one is older than ``HEARTBEAT_STALE_SECONDS`` (or three of its intervals).
 Only then does it ping the workers (``PING_SECONDS``), to say which part is missing.
+In the same round trip it reads the bots' queue delay: how long the oldest bot turn due
+has waited for a worker process (``games.bot_queue``); over ``BOTS_QUEUE_DELAY_LIMIT``
+the scheduler check is not ok (degraded: the bots' pool is overloaded).
 """
 
 import asyncio
@@ -39,10 +42,14 @@ from redis.backoff import NoBackoff
 
 from config.celery import HEARTBEAT_KEY, heartbeat_names
 from config.celery import app as celery_app
+from games import bot_queue
 
 TIMEOUT_SECONDS = 1.0
 HEARTBEAT_STALE_SECONDS = 10.0
 PING_SECONDS = 0.5
+# A bot turn due this long and not taken yet: the bots' worker pool is overloaded (the
+# clock sweep starts playing such turns itself after GAMES_BOT_GRACE, 10 s).
+BOTS_QUEUE_DELAY_LIMIT = 10.0
 # Threads that ask the database. A check stuck on a server that does not answer keeps
 # its thread; when all are stuck, the next check fails at once instead of queueing.
 DATABASE_THREADS = 2
@@ -226,7 +233,11 @@ async def check_scheduler() -> dict[str, Any]:
     limits = _heartbeat_limits()
     try:
         async with asyncio.timeout(TIMEOUT_SECONDS):
-            stamps = await _redis(url).mget([HEARTBEAT_KEY.format(name=name) for name in limits])
+            pipe = _redis(url).pipeline(transaction=False)
+            pipe.mget([HEARTBEAT_KEY.format(name=name) for name in limits])
+            pipe.zrange(bot_queue.DUE_KEY, 0, 0, withscores=True)
+            pipe.time()
+            stamps, oldest, (seconds, micros) = await pipe.execute()
     except Exception as exc:
         return _failure(exc)
     now = time.time()
@@ -235,7 +246,18 @@ async def check_scheduler() -> dict[str, Any]:
         for name, stamp in zip(limits, stamps, strict=True)
     }
     stale = sorted(name for name, age in ages.items() if age is None or age > limits[name])
-    report: dict[str, Any] = {"ok": not stale, "mode": "celery", "last_run_seconds_ago": ages}
+    # The oldest bot turn due and not taken yet, by Redis' clock (games.bot_queue).
+    delay = bot_queue.queue_delay(oldest[0][1] if oldest else None, seconds + micros / 1e6)
+    report: dict[str, Any] = {
+        "ok": not stale and delay <= BOTS_QUEUE_DELAY_LIMIT,
+        "mode": "celery",
+        "last_run_seconds_ago": ages,
+        "bots_queue_delay_seconds": delay,
+    }
+    if delay > BOTS_QUEUE_DELAY_LIMIT:
+        report["error"] = (
+            f"a bot turn has waited {delay:.1f} s in the bots' queue: the bots' pool is overloaded"
+        )
     if stale:
         workers = await _ping_workers()
         if workers is None:

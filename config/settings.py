@@ -379,6 +379,12 @@ GAMES_SCHEDULER = env.str(
 )
 GAMES_BOT_DELAY = env.float("GAMES_BOT_DELAY", default=0.8)  # a bot's human-like pause, seconds
 GAMES_OPEN_TABLES_PER_USER = 3  # open (not started) tables one person may have created
+# Tables with bots playing at once (issue 32: twelve tables of master bots from one
+# account stalled every bot table): per person who started them, of those with master
+# bots (a master decision costs the bots' pool over a second), and per address.
+GAMES_BOT_TABLES_PER_USER = env.int("GAMES_BOT_TABLES_PER_USER", default=3)
+GAMES_MASTER_TABLES_PER_USER = env.int("GAMES_MASTER_TABLES_PER_USER", default=1)
+GAMES_BOT_TABLES_PER_ADDRESS = env.int("GAMES_BOT_TABLES_PER_ADDRESS", default=6)
 GAMES_BOT_GRACE = 10.0  # after its pause, the sweep plays a bot's lost turn
 GAMES_CLOCK_SWEEP_SECONDS = 1.0
 GAMES_WS_MAX_MESSAGE = 4096  # bytes of one client message

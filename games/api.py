@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.limits import client_address
 from accounts.types import Visitor, signed_in
 from games import errors, selectors, services, table_rules
 from games.bots import LEVELS
@@ -303,7 +304,9 @@ class TableStartView(TableAPIView):
         summary="Start the match", request=None, responses={200: TableSerializer, **ERRORS}
     )
     def post(self, request: Request, table_id: int) -> Response:
-        services.table_start(table=table_id, user=signed_in(request.user))
+        services.table_start(
+            table=table_id, user=signed_in(request.user), address=client_address(request)
+        )
         return Response(table_data(self.table(table_id), request.user))
 
 
@@ -324,7 +327,12 @@ class QuickPlayView(TableAPIView):
 
     @extend_schema(
         summary="Play against bots now",
-        description="Opens a table of three with you and two bots of the given level, and starts it.",
+        description=(
+            "Opens a table of three with you and two bots of the given level, and starts it. "
+            "Tables with bots playing at once are capped (409 `too_many_bot_tables`): a few "
+            "per player, one of them with `master` bots, and a few more per address; a "
+            "finished or abandoned table frees its slot."
+        ),
         request=QuickSerializer,
         responses={201: TableSerializer, **ERRORS},
     )
@@ -337,6 +345,7 @@ class QuickPlayView(TableAPIView):
             level=data["level"],
             preset=data["preset"],
             move_seconds=data["move_seconds"],
+            address=client_address(request),
         )
         return Response(table_data(table, request.user), status=status.HTTP_201_CREATED)
 

@@ -12,4 +12,4 @@ class GamesConfig(AppConfig):
         # tasks, which schedule through it).
         from games import scheduler, services, tasks
 
-        scheduler.register(bot_turn=services.bot_play, bot_turn_task=tasks.bot_play_turn)
+        scheduler.register(bot_turn=services.bot_play, bot_turn_task=tasks.bot_turn_next)

@@ -95,6 +95,15 @@ class TooManyTables(TableError):
     )
 
 
+class TooManyBotTables(TableError):
+    code = "too_many_bot_tables"
+    status = 409
+    default_message = _(
+        "You already have as many tables against bots playing as you may: finish or resign "
+        "one first."
+    )
+
+
 class InvalidSeed(TableError):
     code = "invalid_seed"
     default_message = _("A client seed is 1 to 128 characters, sent before the cards are dealt.")

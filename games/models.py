@@ -78,6 +78,9 @@ class Table(models.Model):
     # Set when the retention task deleted the finished match's log rows and dealings
     # (games/retention.py): from then on the result's record is the match's only copy.
     log_archived_at = models.DateTimeField(_("log archived"), null=True, blank=True)
+    # A keyed hash of the address the person who started a table of bots played from,
+    # never the address itself: the cap on such tables per address (GAMES_BOT_TABLES_PER_ADDRESS).
+    started_from = models.CharField(_("started from"), max_length=32, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("table")
@@ -92,6 +95,12 @@ class Table(models.Model):
             ),
             models.Index(
                 fields=["deadline"], name="games_table_clock", condition=Q(status="playing")
+            ),
+            # The tables of bots playing from one address (their cap).
+            models.Index(
+                fields=["started_from"],
+                name="games_table_started_from",
+                condition=Q(status="playing") & ~Q(started_from=""),
             ),
             # The archive task's queue (games/retention.py): stays as small as the
             # finished tables inside the retention time, however many there were.

@@ -2,7 +2,8 @@
 
 Three modes (setting ``GAMES_SCHEDULER``):
 
-* ``celery`` (full stack): a bot's turn is a Celery task with a countdown; Celery beat
+* ``celery`` (full stack): a bot's turn waits in the bots' fair queue (in Redis,
+  :mod:`games.bot_queue`) and a token task with a countdown plays it; Celery beat
   runs :func:`games.tasks.clocks_sweep` every second. Deadlines live in the database,
   so a restarted worker loses nothing: the sweep finds every expired clock.
 * ``loop`` (the embedded default, ``make run``): the same calls run on the ASGI server's
@@ -35,6 +36,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 
+from games import bot_queue
+
 log = logging.getLogger(__name__)
 
 _loop: asyncio.AbstractEventLoop | None = None
@@ -53,9 +56,10 @@ class BotTurn(Protocol):
 
 
 class BotTurnTask(Protocol):
-    """The Celery task that plays a bot's turn on a worker, from ``(table_id, version)``."""
+    """The Celery task that plays the fairest bot turn due on a worker (a token of the
+    bots' fair queue, :mod:`games.bot_queue`)."""
 
-    def apply_async(self, *, args: tuple[int, int], countdown: float) -> object: ...
+    def apply_async(self, *, countdown: float) -> object: ...
 
 
 @dataclass(frozen=True)
@@ -84,12 +88,12 @@ def jobs() -> Jobs:
     return _jobs
 
 
-def bot_turn_later(table_id: int, version: int, delay: float) -> None:
-    """Play the bot's turn at ``table_id`` if the table is still at ``version``."""
+def bot_turn_later(table_id: int, version: int, delay: float, owner: str | None = None) -> None:
+    """Play the bot's turn at ``table_id`` if the table is still at ``version``. On the full
+    stack the turn waits in the bots' fair queue under ``owner`` (by default the table's
+    own), and a token task plays the fairest turn due (:mod:`games.bot_queue`)."""
     if mode() == "celery":
-        send = functools.partial(
-            jobs().bot_turn_task.apply_async, args=(table_id, version), countdown=delay
-        )
+        send = functools.partial(_file_bot_turn, owner or f"t{table_id}", table_id, version, delay)
         try:
             # On a server's event loop (games.realtime.after_sent): the broker call blocks.
             future = asyncio.get_running_loop().run_in_executor(None, send)
@@ -99,6 +103,16 @@ def bot_turn_later(table_id: int, version: int, delay: float) -> None:
             send()
         return
     later(functools.partial(jobs().bot_turn, table_id=table_id, version=version), (), delay)
+
+
+def _file_bot_turn(owner: str, table_id: int, version: int, delay: float) -> None:
+    bot_queue.push(owner=owner, table_id=table_id, version=version, delay=delay)
+    jobs().bot_turn_task.apply_async(countdown=delay)
+
+
+def bot_token_later(delay: float) -> None:
+    """Send a token of the bots' fair queue again: it found turns waiting, none due yet."""
+    jobs().bot_turn_task.apply_async(countdown=delay)
 
 
 def _log_failure(future: Any) -> None:

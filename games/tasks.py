@@ -13,9 +13,18 @@ from games import retention, services
 
 
 @shared_task(
+    name="games.bot_turn_next", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
+def bot_turn_next() -> bool:
+    """A token of the bots' fair queue: play the fairest bot turn due (games.bot_queue)."""
+    return services.bot_turn_next()
+
+
+@shared_task(
     name="games.bot_play_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
 def bot_play_turn(table_id: int, version: int) -> bool:
+    """One table's bot turn, as it was sent before the fair queue (messages of that time)."""
     return services.bot_play(table_id=table_id, version=version)
 
 

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.limits import client_address
 from accounts.types import Visitor, signed_in
 from games import errors, selectors, services
 from games.models import MatchResult, Table
@@ -176,7 +177,12 @@ def play_bots(request: HttpRequest) -> HttpResponse:
     valid = form.is_valid()
     level = form.cleaned_data["level"] if valid else "basic"
     deals = form.cleaned_data["deals"] if valid else None
-    table = services.table_play_bots(user=signed_in(request.user), level=level, deals=deals)
+    table = services.table_play_bots(
+        user=signed_in(request.user),
+        level=level,
+        deals=deals,
+        address=client_address(request),
+    )
     return redirect("games:table", table_id=table.pk)
 
 
@@ -223,7 +229,9 @@ def table_add_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @_refusal_shown()
 def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
-    services.table_start(table=table_id, user=signed_in(request.user))
+    services.table_start(
+        table=table_id, user=signed_in(request.user), address=client_address(request)
+    )
     return redirect("games:table", table_id=table_id)
 
 

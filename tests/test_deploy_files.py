@@ -153,7 +153,8 @@ def test_bot_turns_and_results_go_to_separate_pools():
     def queue(task: str) -> str:
         return app.amqp.router.route({}, task)["queue"].name
 
-    assert queue("games.bot_play_turn") == queue("games.clocks_sweep") == "bots"
+    assert queue("games.bot_turn_next") == queue("games.clocks_sweep") == "bots"
+    assert queue("games.bot_play_turn") == "bots"
     assert (
         queue("ratings.apply_result")
         == queue("tournaments.record_result")

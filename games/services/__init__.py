@@ -21,7 +21,7 @@ Two ways through it, with the same outcome:
 from __future__ import annotations
 
 from games.services.actions import action_submit, placements
-from games.services.clock import bot_play, clock_expire, clocks_sweep
+from games.services.clock import bot_play, bot_turn_next, clock_expire, clocks_sweep
 from games.services.common import Applied
 from games.services.tables import (
     dealing_add_seed,
@@ -47,6 +47,7 @@ __all__ = [
     "Applied",
     "action_submit",
     "bot_play",
+    "bot_turn_next",
     "clock_expire",
     "clocks_sweep",
     "dealing_add_seed",

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import realtime, scheduler, selectors
+from games import bot_queue, realtime, scheduler, selectors
 from games import state as table_state
 from games.models import Dealing, MatchResult, Seat, Table
 from games.services import actions
@@ -26,9 +26,10 @@ def schedule_next(table: Table, state: table_state.TableState, seats: list[Seat]
     if seat is None or table.status != Table.Status.PLAYING or not seats[seat].played_by_bot:
         return
     table_id, version = table.pk, table.version
+    owner = bot_queue.owner_of(created_by_id=table.created_by_id, table_id=table_id)
     transaction.on_commit(
         lambda: realtime.after_sent(
-            lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY)
+            lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY, owner)
         )
     )
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from django.utils import timezone
 
-from games import errors
+from games import bot_queue, errors, scheduler
 from games import state as table_state
 from games.bots import make_bot
 from games.models import Table, TableAction
@@ -22,6 +23,23 @@ def bot_play(*, table_id: int, version: int) -> bool:
     return _play_for_seat(table_id, version, on_clock=False)
 
 
+def bot_turn_next() -> bool:
+    """A token of the bots' fair queue (full stack): play the fairest bot turn that is due
+    (:mod:`games.bot_queue`), and charge its owner the time it took. When turns wait but
+    none is due yet, the token comes back for the earliest."""
+    taken = bot_queue.pop()
+    if taken is None:
+        return False
+    if isinstance(taken, bot_queue.Later):
+        scheduler.bot_token_later(min(taken.seconds, bot_queue.RETRY_CAP_SECONDS))
+        return False
+    started = time.monotonic()
+    try:
+        return bot_play(table_id=taken.table_id, version=taken.version)
+    finally:
+        bot_queue.charge(owner=taken.owner, seconds=time.monotonic() - started)
+
+
 def clock_expire(*, table_id: int, version: int) -> bool:
     """The clock of the seat to act ran out: a bot plays for it (``basic`` for a person,
     marked ``timeout``; a bot seat's own level, when its scheduled turn was lost)."""
@@ -33,6 +51,8 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
     if table is None or table.status != Table.Status.PLAYING or table.version != version:
         return False
     if on_clock and (table.deadline is None or table.deadline > timezone.now()):
+        return False
+    if on_clock and scheduler.mode() == "celery" and _waits_in_bot_queue(table, version):
         return False
     try:
         with table_state.locked(table) as state:
@@ -56,6 +76,16 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
     except (errors.StaleVersion, errors.NotYourTurn, errors.NotPlaying):
         return False
     return True
+
+
+def _waits_in_bot_queue(table: Table, version: int) -> bool:
+    """A bot turn past its grace that still waits in the bots' fair queue is the queue's
+    to play (games.bot_queue.rescue): one more token goes out for it, once."""
+    owner = bot_queue.owner_of(created_by_id=table.created_by_id, table_id=table.pk)
+    waiting, send = bot_queue.rescue(owner=owner, table_id=table.pk, version=version)
+    if send:
+        scheduler.bot_token_later(0)
+    return waiting
 
 
 def clocks_sweep(limit: int = 500) -> int:

@@ -22,7 +22,7 @@ from games.engine import (
 )
 from games.engine.fair import validate_client_seed
 from games.models import BY_THE_RULES, Dealing, FinishedBy, MatchResult, Seat, Table
-from games.services import actions, broadcast, common
+from games.services import actions, broadcast, common, limits
 from games.signals import match_finished, table_joining
 from games.table_rules import MOVE_SECONDS_RANGE, table_options
 
@@ -148,10 +148,29 @@ def seat_fill_with_bot(
 
 
 @transaction.atomic
-def table_start(*, table: Table | int, user: User, first_dealer: int | None = None) -> Table:
+def table_start(
+    *,
+    table: Table | int,
+    user: User,
+    first_dealer: int | None = None,
+    address: str | None = None,
+) -> Table:
     """Start the match: every seat taken; the creator (or, if he left, any person
     seated) starts it. The first dealer is drawn by lot (docs/spec.md §2.1) unless the
-    caller sets it (a tournament balances who deals first over its rounds)."""
+    caller sets it (a tournament balances who deals first over its rounds).
+
+    ``address``: the client's, when a person starts the table from the lobby or the API;
+    a table with bots then counts against the caps of :mod:`games.services.limits`
+    (a tournament's tables, started without one, do not)."""
+    levels = set(
+        Seat.objects.filter(table_id=common.table_pk(table))
+        .exclude(bot_level="")
+        .values_list("bot_level", flat=True)
+    )
+    started_from = ""
+    if address is not None and levels:
+        # Before the table's lock: the person's lock first, as table_play_bots takes them.
+        started_from = limits.bot_tables_check(user=user, address=address, levels=levels)
     table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen()
@@ -173,6 +192,7 @@ def table_start(*, table: Table | int, user: User, first_dealer: int | None = No
     table.first_dealer = first_dealer
     table.started_at = now
     table.version = 0
+    table.started_from = started_from
     state = table_state.TableState(
         table_id=table.pk,
         version=0,
@@ -181,7 +201,11 @@ def table_start(*, table: Table | int, user: User, first_dealer: int | None = No
     )
     events, _ = actions.deal_next(table, state, now)
     table.deadline = actions.next_deadline(table, state, seats, now)
-    table.save(update_fields=["status", "first_dealer", "started_at", "version", "deadline"])
+    table.save(
+        update_fields=[
+            "status", "first_dealer", "started_at", "version", "deadline", "started_from"
+        ]
+    )  # fmt: skip
     table_state.forget(table.pk)
     broadcast.announce(table, state, seats, events, sheet_rows=[], revealed=None)
     broadcast.schedule_next(table, state, seats)
@@ -197,16 +221,18 @@ def table_play_bots(
     preset: str = "classic",
     move_seconds: int = 60,
     deals: int | None = None,
+    address: str = "",
 ) -> Table:
-    """ "Play against bots now": a table of three with two bots, started at once; with
-    ``deals``, a quick match of that many deals (docs/spec.md §3.7)."""
+    """ "Play against bots now": a table of three with two bots, started at once, within
+    the caps on tables of bots (:mod:`games.services.limits`) of the person and of his
+    ``address``; with ``deals``, a quick match of that many deals (docs/spec.md §3.7)."""
     options = {"deals": deals} if deals is not None else None
     table = table_create(
         user=user, players=3, preset=preset, options=options, move_seconds=move_seconds
     )
     for _ in range(2):
         seat_fill_with_bot(table=table, level=level, by=user)
-    return table_start(table=table, user=user)
+    return table_start(table=table, user=user, address=address)
 
 
 @transaction.atomic

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from games import scheduler, services, tasks
+from games import bot_queue, scheduler, services, tasks
 
 
 def test_the_app_registers_the_bot_turn_service_and_its_task() -> None:
     jobs = scheduler.jobs()
-    assert (jobs.bot_turn, jobs.bot_turn_task) == (services.bot_play, tasks.bot_play_turn)
+    assert (jobs.bot_turn, jobs.bot_turn_task) == (services.bot_play, tasks.bot_turn_next)
 
 
 class Recorder:
@@ -27,8 +27,8 @@ class Recorder:
         self.calls.append(("run", (table_id, version)))
         return True
 
-    def apply_async(self, *, args: tuple[int, int], countdown: float) -> object:
-        self.calls.append(("send", (args, countdown)))
+    def apply_async(self, *, countdown: float) -> object:
+        self.calls.append(("send", countdown))
         return None
 
 
@@ -47,12 +47,13 @@ def test_a_bot_turn_runs_the_registered_callable(recorder: Recorder) -> None:
     assert recorder.calls == [("run", (7, 3))]
 
 
-def test_on_the_full_stack_a_bot_turn_is_sent_as_the_registered_task(
-    recorder: Recorder, settings: Any
+def test_on_the_full_stack_a_bot_turn_is_filed_and_a_token_sent_with_its_pause(
+    recorder: Recorder, settings: Any, fair_queue: Any
 ) -> None:
     settings.GAMES_SCHEDULER = "celery"
-    scheduler.bot_turn_later(7, 3, 1.5)
-    assert (recorder.calls, scheduler.pending()) == ([("send", ((7, 3), 1.5))], [])
+    scheduler.bot_turn_later(7, 3, 1.5, "u9")
+    assert (recorder.calls, scheduler.pending()) == ([("send", 1.5)], [])
+    assert fair_queue.zrange(bot_queue.JOBS_KEY.format(owner="u9"), 0, -1) == [b"7:3"]
 
 
 # -- the in-process beat (the embedded default) -------------------------------------------

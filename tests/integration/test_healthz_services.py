@@ -11,6 +11,7 @@ from config import health
 from config.celery import HEARTBEAT_KEY, heartbeat_names
 from config.celery import app as celery_app
 from config.health import check_database
+from games import bot_queue
 from tests.integration.conftest import redis_layer
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
@@ -175,3 +176,30 @@ def test_healthz_is_503_before_any_periodic_task_ran(client, settings, redis_url
     assert (
         response.json()["checks"]["scheduler"]["last_run_seconds_ago"]["games.clocks_sweep"] is None
     )
+
+
+def test_healthz_shows_the_bots_queue_delay(
+    client, settings, redis_url, celery_broker, monkeypatch
+):
+    """How long the oldest bot turn due has waited for a worker process (issue 32: a
+    flood of one account's bots stalled everyone's while /healthz said ok)."""
+    settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=f"test-{uuid.uuid4().hex[:8]}")
+    settings.CELERY_BROKER_URL = redis_url
+    celery_broker(redis_url)
+    monkeypatch.setattr(bot_queue, "DUE_KEY", f"test:{uuid.uuid4().hex[:8]}:due")
+    monkeypatch.setattr(bot_queue, "OWNERS_KEY", f"test:{uuid.uuid4().hex[:8]}:owners")
+    monkeypatch.setattr(bot_queue, "JOBS_KEY", f"test:{uuid.uuid4().hex[:8]}:jobs:{{owner}}")
+    for name in heartbeat_names():
+        heartbeat(redis_url, name, seconds_ago=0.5)
+    bot_queue.push(owner="u1", table_id=1, version=1, delay=-3)  # due 3 s ago, not taken
+
+    waiting = client.get("/healthz")
+    bot_queue.push(owner="u2", table_id=2, version=1, delay=-(health.BOTS_QUEUE_DELAY_LIMIT + 5))
+    overloaded = client.get("/healthz")
+    redis.Redis.from_url(redis_url).delete(bot_queue.DUE_KEY, bot_queue.OWNERS_KEY)
+
+    assert waiting.status_code == 200, waiting.json()
+    assert 3 <= waiting.json()["checks"]["scheduler"]["bots_queue_delay_seconds"] < 10
+    assert overloaded.status_code == 503
+    assert overloaded.json()["status"] == "degraded"
+    assert "bots' queue" in overloaded.json()["checks"]["scheduler"]["error"]
