@@ -26,10 +26,8 @@ import hashlib
 import math
 import secrets
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.signals import user_logged_in, user_login_failed
@@ -42,6 +40,7 @@ from django.utils.translation import ngettext
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.types import User
+from config.middleware import SyncAndAsyncMiddleware
 
 
 def client_address(request: HttpRequest | Any) -> str:
@@ -183,41 +182,21 @@ def signin_succeeded(request: HttpRequest | Any, username: str) -> None:
     setattr(target, DEVICE_COOKIE_ATTRIBUTE, signing.dumps(kept, salt=DEVICE_SALT, compress=True))
 
 
-class DeviceCookieMiddleware:
-    """Sends the device cookie a successful sign-in made (:func:`signin_succeeded`).
-    Sync and async, so an ASGI request is not handed to a thread here."""
+class DeviceCookieMiddleware(SyncAndAsyncMiddleware):
+    """Sends the device cookie a successful sign-in made (:func:`signin_succeeded`)."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.is_async:
-            return self.__acall__(request)
-        return _with_device_cookie(request, self.get_response(request))
-
-    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
-        get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
-        return _with_device_cookie(request, await get_response(request))
-
-
-def _with_device_cookie(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-    value = getattr(request, DEVICE_COOKIE_ATTRIBUTE, None)
-    if value is not None:
-        response.set_cookie(
-            settings.SIGNIN_DEVICE_COOKIE,
-            value,
-            max_age=settings.SIGNIN_DEVICE_SECONDS,
-            secure=settings.SESSION_COOKIE_SECURE,
-            httponly=True,
-            samesite="Lax",
-        )
-    return response
+    def after(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        value = getattr(request, DEVICE_COOKIE_ATTRIBUTE, None)
+        if value is not None:
+            response.set_cookie(
+                settings.SIGNIN_DEVICE_COOKIE,
+                value,
+                max_age=settings.SIGNIN_DEVICE_SECONDS,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=True,
+                samesite="Lax",
+            )
+        return response
 
 
 def locked_message(seconds: float) -> str:

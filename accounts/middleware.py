@@ -3,14 +3,14 @@ from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone, translation
 
 from accounts.types import Visitor
+from config.middleware import SyncAndAsyncMiddleware
 
 
-class PlayerPreferencesMiddleware:
+class PlayerPreferencesMiddleware(SyncAndAsyncMiddleware):
     """A signed-in player's own language and time zone, from his profile, for the request.
 
     * The preferred language wins over the cookie and the browser's; the header's
@@ -21,15 +21,6 @@ class PlayerPreferencesMiddleware:
     Runs after LocaleMiddleware and AuthenticationMiddleware. Sync and async, so an ASGI
     request is not handed to a thread here.
     """
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.is_async:

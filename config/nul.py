@@ -16,14 +16,14 @@ Under /api/ the 404 and 400 come in the API's one error shape (config.api_errors
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import unquote_plus
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from channels.security.websocket import WebsocketDenier
 from django.core.exceptions import BadRequest
-from django.http import Http404, HttpRequest, HttpResponseBase, parse_cookie
+from django.http import Http404, HttpRequest, parse_cookie
+
+from config.middleware import SyncAndAsyncMiddleware
 
 NUL = "\x00"
 
@@ -47,29 +47,12 @@ def _check(request: HttpRequest) -> None:
         request.COOKIES = clean
 
 
-class RefuseNulMiddleware:
+class RefuseNulMiddleware(SyncAndAsyncMiddleware):
     """Django middleware, before the session's: raises Http404 or BadRequest, which
     Django turns into the site's 404 and 400 (the API's shape under /api/)."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.is_async:
-            return self.__acall__(request)
+    def before(self, request: HttpRequest) -> None:
         _check(request)
-        return self.get_response(request)
-
-    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
-        _check(request)
-        get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
-        return await get_response(request)
 
 
 def websocket_has_nul(scope: dict[str, Any]) -> bool:

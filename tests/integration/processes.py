@@ -21,6 +21,24 @@ from tests.services import require_tool
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def haproxy_binary() -> str:
+    """HAProxy's path (Debian installs it in /usr/sbin); without it the test skips, or
+    fails when ``CI`` is set."""
+    import shutil
+
+    import pytest
+
+    from tests.services import ci
+
+    found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+    if found is None:
+        message = "needs HAProxy (apt-get install haproxy)"
+        if ci():
+            pytest.fail(f"CI is set, so this is a failure: {message}", pytrace=False)
+        pytest.skip(message)
+    return found
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

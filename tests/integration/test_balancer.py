@@ -12,7 +12,6 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import shutil
 import socket
 import subprocess
 import threading
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.services import ci
+from tests.integration.processes import haproxy_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,12 +76,7 @@ def _local_config(replicas: list[Replica], port: int) -> str:
 
 @pytest.fixture
 def balancer(tmp_path: Path) -> Iterator[tuple[int, list[Replica]]]:
-    haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
-    if haproxy is None:
-        message = "needs HAProxy (apt-get install haproxy)"
-        if ci():
-            pytest.fail(f"CI is set, so this is a failure: {message}", pytrace=False)
-        pytest.skip(message)
+    haproxy = haproxy_binary()
     replicas = [Replica() for _ in range(3)]
     for r in replicas:
         threading.Thread(target=r.serve_forever, daemon=True).start()

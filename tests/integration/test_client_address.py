@@ -17,7 +17,6 @@ import http.client
 import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import uuid
@@ -30,9 +29,8 @@ import pytest
 import yaml
 
 from tests.games.test_servers import stack_env  # noqa: F401  (a fixture)
-from tests.integration.processes import Stack, free_port, wait_until
+from tests.integration.processes import Stack, free_port, haproxy_binary, wait_until
 from tests.integration.test_balancer import _local_config
-from tests.services import ci
 
 pytestmark = [
     pytest.mark.integration,
@@ -80,16 +78,6 @@ def assert_the_limit_holds(port: int) -> None:
 
     assert statuses == [201, 201, 201, 429]
     assert signup(port, f"other{tag}", "10.99.0.1", source=OTHER_CLIENT) == 201
-
-
-def haproxy() -> str:
-    found = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
-    if found is None:
-        message = "needs HAProxy (apt-get install haproxy)"
-        if ci():
-            pytest.fail(f"CI is set, so this is a failure: {message}", pytrace=False)
-        pytest.skip(message)
-    return found
 
 
 @pytest.fixture
@@ -162,7 +150,7 @@ def test_uvicorn_alone_as_the_dockerfile_starts_it(env: dict[str, str], started:
 def test_scripts_stack_behind_its_haproxy(env: dict[str, str], tmp_path: Path) -> None:
     port = free_port()
     stack = Stack(
-        {**env, "PORT": str(port), "HAPROXY": haproxy(), "BOTS_CONCURRENCY": "1"},
+        {**env, "PORT": str(port), "HAPROXY": haproxy_binary(), "BOTS_CONCURRENCY": "1"},
         tmp_path / "stack.log",
         "--web",
         "1",
@@ -190,7 +178,7 @@ def test_the_compose_deployment_behind_its_haproxy(
     port = free_port()
     config = tmp_path / "haproxy.cfg"
     config.write_text(_local_config([SimpleNamespace(port=replica)], port))  # type: ignore[list-item]
-    started([haproxy(), "-db", "-f", str(config)], env)
+    started([haproxy_binary(), "-db", "-f", str(config)], env)
     assert wait_until(lambda: serving(port), 180, 0.5)
 
     assert_the_limit_holds(port)
