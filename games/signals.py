@@ -8,3 +8,7 @@ match_finished = Signal()
 # Sent after the commit of any change to an open table's seats (lobby listings);
 # kwargs: ``table_id``.
 table_changed = Signal()
+# Asked by the pages and the API that show a finished match's places: kwargs
+# ``table_ids``; a receiver (tournaments: an organiser amended a table's result) answers
+# ``{table_id: Amendment}`` for the tables whose places were amended.
+result_amendments = Signal()
