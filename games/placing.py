@@ -4,6 +4,16 @@ result) and tournaments (a table cut by the clock, ranked for the round)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """An organiser's correction of a finished match's places (by seat, 1 = first), with
+    his reason: what every page shows instead of the places the scores gave."""
+
+    places: tuple[int, ...]
+    reason: str
 
 
 def places_by_score(

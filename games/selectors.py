@@ -6,12 +6,13 @@ here serialises engine state by itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet
 
 from accounts.types import User, Visitor
-from games import errors
+from games import errors, placing
 from games import state as table_state
 from games.engine import Match
 
@@ -210,14 +211,36 @@ def _state_message(table_id: int, user: Visitor | None) -> dict[str, Any]:
     return message
 
 
+def amendments(table_ids: Iterable[int]) -> dict[int, placing.Amendment]:
+    """The amended tables among ``table_ids``, as the apps that amend results say
+    (games.signals.result_amendments: games imports none of them)."""
+    from games.signals import result_amendments
+
+    ids = list(dict.fromkeys(table_ids))
+    found: dict[int, placing.Amendment] = {}
+    if not ids:
+        return found
+    for _receiver, answer in result_amendments.send(sender=placing.Amendment, table_ids=ids):
+        if isinstance(answer, dict):
+            found.update(answer)
+    return found
+
+
 def result_summary(result: MatchResult) -> dict[str, Any]:
+    """A finished match's result; ``placements`` are the places that count: an
+    organiser's amendment when there is one (``amended`` then gives his reason and the
+    places as played)."""
+    amendment = amendments([result.table_id]).get(result.table_id)
     return {
         "final_scores": result.final_scores,
-        "placements": result.placements,
+        "placements": list(amendment.places) if amendment else result.placements,
         "winner_seat": result.winner_seat,
         "deals": result.deals,
         "finished_by": result.finished_by,
         "finished_at": result.finished_at.isoformat(),
+        "amended": {"reason": amendment.reason, "played_placements": result.placements}
+        if amendment
+        else None,
     }
 
 

@@ -12,3 +12,7 @@ table_changed = Signal()
 # ``table``, ``user``. A receiver refuses the join by raising a ``games.errors``
 # error (the club: a person seated there blocks him); nothing has changed then.
 table_joining = Signal()
+# Asked by the pages and the API that show a finished match's places: kwargs
+# ``table_ids``; a receiver (tournaments: an organiser amended a table's result) answers
+# ``{table_id: Amendment}`` for the tables whose places were amended.
+result_amendments = Signal()

@@ -21,11 +21,12 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.limits import client_address
 from accounts.types import Visitor, signed_in
-from games import errors, selectors, services
+from games import errors, placing, selectors, services
 from games.models import MatchResult, Table
 from games.pages.forms import BotForm, CreateTableForm, PracticeForm, presets_json
 from games.pages.options import (
@@ -317,13 +318,34 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _ending(table: Table) -> str:
-    """How a finished match that nobody won ended ("" otherwise)."""
+    """How a finished match that nobody won ended ("" otherwise); an organiser's amended
+    places, with his reason, instead of "the places go by the scores"."""
     result = (
         MatchResult.objects.filter(table=table).first()
         if table.status == Table.Status.FINISHED
         else None
     )
-    return result.ending() if result is not None else ""
+    if result is None:
+        return ""
+    amendment = selectors.amendments([table.pk]).get(table.pk)
+    if amendment is not None:
+        return amended_text(amendment)
+    return result.ending()
+
+
+def _place(
+    result: MatchResult | None, amendment: placing.Amendment | None, seat: int | None
+) -> int | None:
+    """The place that counts: the organiser's amended one, else the result's."""
+    if result is None or seat is None:
+        return None
+    return amendment.places[seat] if amendment is not None else int(result.placements[seat])
+
+
+def amended_text(amendment: placing.Amendment) -> str:
+    return _("The organiser amended the places: %(reason)s") % {
+        "reason": amendment.reason or _("no reason given")
+    }
 
 
 # -- replays -----------------------------------------------------------------------------
@@ -414,7 +436,9 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
     rows = []
-    for t in selectors.table_list_for_user(user=signed_in(request.user)):
+    tables = list(selectors.table_list_for_user(user=signed_in(request.user)))
+    amended = selectors.amendments(t.pk for t in tables if t.status == Table.Status.FINISHED)
+    for t in tables:
         seats = {s.number: s for s in t.seats.all()}
         mine = next((s.number for s in seats.values() if s.user_id == request.user.pk), None)
         result = getattr(t, "result", None) if t.status == Table.Status.FINISHED else None
@@ -430,13 +454,14 @@ def my_matches(request: HttpRequest) -> HttpResponse:
                 "preset": preset_label(t.preset),
                 "players": [seat_label(seats[n]) if n in seats else "" for n in range(t.players)],
                 "seat": mine,
-                "place": result.placements[mine]
-                if result is not None and mine is not None
-                else None,
+                "place": _place(result, amended.get(t.pk), mine),
                 "score": result.final_scores[mine]
                 if result is not None and mine is not None
                 else None,
-                "ending": result.ending() if result is not None else "",
+                "ending": (amended_text(amended[t.pk]) if t.pk in amended else result.ending())
+                if result is not None
+                else "",
+                "amended": t.pk in amended,
                 "bot_from": bot_from,
             }
         )

@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from accounts.types import User
+from games.selectors import amendments
 from ratings import selectors
 from ratings.chart import Series, rating_chart_svg
 
@@ -41,9 +42,15 @@ def profile_context(user: User) -> dict[str, Any]:
         start_label=_("start"),
         match_label=_("match {n}"),
     )
+    changes = list(selectors.player_recent_matches(user=user, limit=RECENT))
+    amended = amendments(getattr(c, "table_id", 0) for c in changes)
     recent = [
-        {"change": c, "replay_url": replay_url(getattr(c, "table_id", 0))}
-        for c in selectors.player_recent_matches(user=user, limit=RECENT)
+        {
+            "change": c,
+            "replay_url": replay_url(getattr(c, "table_id", 0)),
+            "amended": amended.get(getattr(c, "table_id", 0)),
+        }
+        for c in changes
     ]
     return {
         "ratings": selectors.player_ratings(user=user),

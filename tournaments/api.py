@@ -25,6 +25,12 @@ ERRORS = {
 }
 
 
+AMENDED = (
+    "the organiser's reason when he amended this table's places (the places given are the "
+    "amended ones); null: the places as played"
+)
+
+
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     entrants = serializers.IntegerField(read_only=True)
     ends_at = serializers.DateTimeField(read_only=True, allow_null=True)
@@ -108,6 +114,7 @@ class TableResultSerializer(serializers.Serializer[Any]):
     score = serializers.IntegerField(allow_null=True)
     points = serializers.IntegerField(allow_null=True, help_text="null: a bot")
     replay_url = serializers.CharField()
+    amended = serializers.CharField(allow_null=True, help_text=AMENDED)
 
 
 class RoundSeatSerializer(serializers.Serializer[Any]):
@@ -126,6 +133,7 @@ class RoundTableSerializer(serializers.Serializer[Any]):
     url = serializers.CharField(allow_null=True)
     replay_url = serializers.CharField(allow_null=True)
     stopped_early = serializers.BooleanField(help_text="ranked by scores at the time limit")
+    amended = serializers.CharField(allow_null=True, help_text=AMENDED)
     seats = RoundSeatSerializer(many=True)
 
 

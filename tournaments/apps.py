@@ -8,7 +8,10 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from games.signals import match_finished
-        from tournaments.receivers import on_match_finished
+        from games.signals import match_finished, result_amendments
+        from tournaments.receivers import on_match_finished, on_result_amendments
 
         match_finished.connect(on_match_finished, dispatch_uid="tournaments.on_match_finished")
+        result_amendments.connect(
+            on_result_amendments, dispatch_uid="tournaments.on_result_amendments"
+        )

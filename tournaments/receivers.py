@@ -1,7 +1,10 @@
-"""A finished match at a tournament's table enqueues the task that records it."""
+"""A finished match at a tournament's table enqueues the task that records it; the
+pages of live tables ask which of their results an organiser amended."""
 
+from collections.abc import Iterable
 from typing import Any
 
+from games.placing import Amendment
 from tournaments.models import Assignment
 
 
@@ -14,3 +17,23 @@ def on_match_finished(
     from tournaments.tasks import record_result
 
     record_result.delay(result_id)
+
+
+def on_result_amendments(
+    sender: Any, *, table_ids: Iterable[int], **kwargs: Any
+) -> dict[int, Amendment]:
+    """The amended tournament tables among ``table_ids``: their places by seat and the
+    organiser's reason."""
+    amended = (
+        Assignment.objects.filter(table_id__in=list(table_ids), amended=True)
+        .prefetch_related("seats")
+        .order_by("pk")
+    )
+    return {
+        a.table_id: Amendment(
+            places=tuple(s.place or 0 for s in sorted(a.seats.all(), key=lambda s: s.number)),
+            reason=a.amend_reason,
+        )
+        for a in amended
+        if a.table_id is not None
+    }

@@ -105,7 +105,7 @@ STANDINGS_COLUMNS = (
 
 RESULTS_COLUMNS = (
     "round", "table", "table_id", "status", "finished_by", "seat", "player", "place", "score",
-    "points", "replay_url",
+    "points", "replay_url", "amended",
 )  # fmt: skip
 
 
@@ -160,6 +160,7 @@ def result_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
                         "score": seat.score,
                         "points": seat.points if seat.user_id else None,
                         "replay_url": table.replay_url or "",
+                        "amended": table.amended,
                     }
                 )
     return out

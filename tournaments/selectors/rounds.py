@@ -55,6 +55,7 @@ class TableView:
     replay_url: str | None
     stopped_early: bool
     seats: list[SeatView] = field(default_factory=list)
+    amended: str | None = None  # the organiser's reason, when he amended the places
 
 
 @dataclass
@@ -96,6 +97,7 @@ def rounds(*, tournament: Tournament, newest_first: bool = True) -> list[RoundVi
                     url=live.table_url(a.table_id) if a.table_id else None,
                     replay_url=live.replay_url(a.table_id) if a.table_id and finished else None,
                     stopped_early=a.stopped_early,
+                    amended=(a.amend_reason or _("no reason given")) if a.amended else None,
                     seats=[
                         SeatView(
                             s.number,
