@@ -22,8 +22,7 @@ from rest_framework.views import APIView
 from accounts.types import signed_in
 from club import errors, selectors, services
 from club.models import Challenge
-from games import table_rules
-from games.api import ErrorSerializer, OptionsField
+from games.api import ErrorSerializer, TableCreateSerializer
 from games.bots import LEVELS
 
 ERRORS = {
@@ -161,22 +160,17 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     invited = serializers.ListField(child=serializers.DictField())
 
 
-class ChallengeCreateSerializer(serializers.Serializer[Any]):
+class ChallengeCreateSerializer(TableCreateSerializer):
+    """The lobby's table (players, rules, options, clock, rated; always private) with
+    the people invited and the bots' level."""
+
+    private = None  # type: ignore[assignment]
     invited = serializers.ListField(
         child=serializers.CharField(max_length=150),
         min_length=1,
         max_length=2,
         help_text="The user names of one or two people.",
     )
-    players = serializers.ChoiceField(choices=[2, 3, 4], default=3)
-    preset = serializers.ChoiceField(choices=table_rules.PRESET_NAMES, default="classic")
-    options = OptionsField(required=False, help_text="Changes to the preset.")
-    move_seconds = serializers.IntegerField(
-        default=30,
-        min_value=table_rules.MOVE_SECONDS_RANGE[0],
-        max_value=table_rules.MOVE_SECONDS_RANGE[1],
-    )
-    rated = serializers.BooleanField(default=False)
     bot_level = serializers.ChoiceField(choices=list(LEVELS), default="basic")
 
 
@@ -199,8 +193,13 @@ class ChallengesView(ClubAPIView):
         data = serializer.validated_data
         challenge = services.challenge_create(
             user=signed_in(request.user),
-            invited=[services.player_get(username=name) for name in data.pop("invited")],
-            **data,
+            invited=[services.player_get(username=name) for name in data["invited"]],
+            players=int(data["players"]),
+            preset=data["preset"],
+            options=data.get("options"),
+            move_seconds=data["move_seconds"],
+            rated=data["rated"],
+            bot_level=data["bot_level"],
         )
         return Response(selectors.challenge_payload(challenge), status=status.HTTP_201_CREATED)
 
