@@ -198,6 +198,6 @@ def _broadcast(table_id: int, analysis_id: int) -> None:
     text = json.dumps(progress_message(analysis))
     groups = [realtime.seat_group(table_id, s) for s in [*range(table.players), None]]
     try:
-        realtime.send([(g, text) for g in groups])
+        realtime.send([(g, text) for g in groups], "table.public")
     except Exception:  # progress is a courtesy: the page also polls the API
         log.warning("sending the analysis progress of table %s failed", table_id, exc_info=True)

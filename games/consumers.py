@@ -394,6 +394,12 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
     async def table_refresh(self, event: dict[str, Any]) -> None:
         await self.send_state()
 
+    async def table_public(self, event: dict[str, Any]) -> None:
+        """A message for everybody at the table that carries nothing of any seat's view
+        (an analysis's progress, once the match is over): forwarded as it is. A seat's
+        view never goes this way: it needs ``table.message`` and :meth:`may_forward`."""
+        await self.send(text_data=event["text"])
+
 
 class LobbyConsumer(GuardedSocket, AsyncWebsocketConsumer):
     """``ws/lobby/``: a ``{"type": "refresh", "table_id": …}`` whenever an open table

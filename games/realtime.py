@@ -35,9 +35,10 @@ def send(
     """Send ``(group, json text)`` pairs; callable from synchronous code (a service's
     ``on_commit``, a Celery task). ``kind`` names the consumers' handler:
     ``table.message`` forwards the text, ``table.refresh`` makes each connection send
-    its own full state again; ``extra`` adds fields to every event (another app's own
-    groups: the club's chat). A table's views go through :func:`send_views`: a table
-    socket forwards no ``table.message`` that does not say whose view it is.
+    its own full state again, ``table.public`` forwards a text that carries no seat's
+    view (an analysis's progress); ``extra`` adds fields to every event (another app's
+    own groups: the club's chat). A table's views go through :func:`send_views`: a
+    table socket forwards no ``table.message`` that does not say whose view it is.
 
     In a server process (a worker thread of its event loop) the batch is handed to the
     loop's sender and this returns at once: the thread that runs the database calls of

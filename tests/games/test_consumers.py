@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from games import scheduler, services
+from games import realtime, scheduler, services
 from games.bots import make_bot
 from games.engine import View
 from games.engine.fair import commitment
@@ -419,3 +419,19 @@ async def test_a_signed_in_connect_is_answered_while_the_single_database_thread_
         await busy
     assert connected and (state["type"], state["seat"]) == ("state", 0)
     await communicator.disconnect()
+
+
+async def test_a_public_message_reaches_players_and_spectators_as_it_is() -> None:
+    """``table.public`` (an analysis's progress) carries no seat's view: every socket at
+    the table gets its text, while a bare ``table.message`` is never forwarded."""
+    table, players = await three_people()
+    spectator = await connect(table.pk)
+    groups = [realtime.seat_group(table.pk, seat) for seat in (0, 1, 2, None)]
+    text = json.dumps({"type": "analysis", "status": "running", "done": 3, "total": 9})
+
+    await sync_to_async(realtime.send)([(group, text) for group in groups], "table.public")
+
+    for socket in [*players, spectator]:
+        assert await socket.receive_type("analysis") == json.loads(text)
+    for socket in [*players, spectator]:
+        await socket.close()
