@@ -186,8 +186,8 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         invite = (query.get("invite") or [None])[0]
         self.limit = self.user_limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
-        # Behind a proxy, the server must be told to take the client's address from the
-        # proxy's header (uvicorn --forwarded-allow-ips), or every socket shares one.
+        # The client's address as the last trusted proxy saw it (config/client_address.py,
+        # DJANGO_TRUSTED_PROXIES), or every socket behind a proxy would share one.
         self.address = (self.scope.get("client") or (None,))[0]
         await self.accept()
         if not await self.admit():
