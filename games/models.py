@@ -78,6 +78,10 @@ class Table(models.Model):
     # Set when the retention task deleted the finished match's log rows and dealings
     # (games/retention.py): from then on the result's record is the match's only copy.
     log_archived_at = models.DateTimeField(_("log archived"), null=True, blank=True)
+    # A duplicate round's sequence (docs/fair-dealing.md "Duplicate rounds"): the round
+    # seed and the entrants' seeds. The table's dealings come from it, dealt from the
+    # dealer, take no client seeds and stay secret until the round is over.
+    dealing_source = models.JSONField(_("dealing source"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -225,6 +229,9 @@ class Dealing(models.Model):
     client_seeds = models.JSONField(_("client seeds"), default=dict, blank=True)
     dealt_at = models.DateTimeField(_("dealt"), null=True, blank=True)
     revealed = models.BooleanField(_("revealed"), default=False)
+    # A duplicate round's dealing: dealt from the dealer (fair.duplicate_deal), its
+    # sequence index the dealing's number.
+    from_dealer = models.BooleanField(_("from the dealer"), default=False)
 
     class Meta:
         verbose_name = _("dealing")

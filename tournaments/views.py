@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.types import signed_in
 from tournaments import errors, live, notices, selectors, services
+from tournaments.selectors import duplicate as duplicate_selectors
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -111,6 +112,16 @@ def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     if sheet is None:
         raise Http404
     return render(request, "tournaments/round_sheet.html", {"t": t, "r": sheet})
+
+
+def round_boards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """A duplicate round's boards once the round is over: every table's result of each
+    board side by side, with matchpoints against everyone who held the same cards."""
+    t = _visible_or_404(request, tournament_id)
+    boards = duplicate_selectors.round_boards(t, number)
+    if boards is None:
+        raise Http404
+    return render(request, "tournaments/round_boards.html", {"t": t, "r": boards})
 
 
 def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
