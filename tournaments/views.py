@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.types import signed_in
@@ -35,6 +36,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "standings": selectors.standings(tournament=t),
         "rounds": selectors.rounds(tournament=t),
         "announcements": selectors.announcements(t),
+        "dealing": duplicate_selectors.open_dealing(t, request.user),
     }
     # The page's live parts, fetched again when the websocket says something changed.
     template = (
@@ -93,6 +95,22 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, "check_in")
+
+
+@login_required
+@require_POST
+def give_seed(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """An entrant's own seed for the next duplicate round (docs/fair-dealing.md)."""
+    t = _visible_or_404(request, tournament_id)
+    try:
+        services.entrant_seed_give(
+            tournament=t, user=signed_in(request.user), seed=request.POST.get("seed", "")
+        )
+    except errors.TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your seed is in: it is mixed into the round's deals."))
+    return redirect("tournaments:detail", tournament_id=tournament_id)
 
 
 # -- printable sheets and exports ------------------------------------------------------

@@ -14,7 +14,7 @@ from tests.factories import UserFactory
 from tests.games.helpers import current
 from tests.tournaments.helpers import TournamentFactory, entered, play_round, settle, step
 from tournaments import errors, services
-from tournaments.models import Assignment, DuplicateDealing, Round, Tournament
+from tournaments.models import Assignment, DuplicateDealing, EntrantSeed, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -194,3 +194,23 @@ def test_the_admin_schedules_and_starts_a_duplicate_evening_as_any_other():
     t.refresh_from_db()
     assert t.status == Tournament.Status.RUNNING and t.round_set.count() == 1
     assert DuplicateDealing.objects.filter(tournament=t, round_number__in=(1, 2)).count() == 2
+
+
+def test_an_entrant_adds_his_seed_on_the_events_page_under_the_published_commitment():
+    from django.urls import reverse
+
+    from tests.tournaments.test_pages import signed_in
+
+    t = duplicate_cup()
+    [player] = entered(t, 1)
+    commitment = DuplicateDealing.objects.get(tournament=t, round_number=1).commitment
+    page = signed_in(player)
+    detail = reverse("tournaments:detail", args=[t.pk])
+    before = page.get(detail).content.decode()
+    assert commitment in before and 'name="seed"' in before
+
+    page.post(reverse("tournaments:give_seed", args=[t.pk]), {"seed": "my lucky words"})
+
+    after = page.get(detail).content.decode()
+    assert "my lucky words" in after and 'name="seed"' not in after
+    assert EntrantSeed.objects.get(user=player).seed == "my lucky words"

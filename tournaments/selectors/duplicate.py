@@ -14,6 +14,7 @@ from games.engine.replay import replay
 from games.models import MatchResult
 from tournaments.duplicate import BoardResult, BoardScore, board_scores
 from tournaments.models import DuplicateDealing, Round, Tournament
+from tournaments.selectors.common import ENTERED
 from tournaments.selectors.lists import bot_level
 
 
@@ -104,3 +105,34 @@ def round_boards(t: Tournament, number: int) -> RoundBoards | None:
         for b, rows in sorted(by_board.items())
     ]
     return RoundBoards(number, dealing.commitment, dealing.round_seed, boards)
+
+
+@dataclass(frozen=True)
+class OpenDealing:
+    """The next duplicate round's published commitment, while it takes seeds."""
+
+    round_number: int
+    commitment: str
+    my_seed: str | None  # the visitor's own seed, if he gave one
+    may_give: bool  # an entrant who has not given one yet
+
+
+def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
+    """The earliest round of a duplicate event still taking the entrants' seeds."""
+    if t.format != Tournament.Format.DUPLICATE:
+        return None
+    dealing = (
+        DuplicateDealing.objects.filter(tournament=t, sealed_at=None)
+        .order_by("round_number")
+        .first()
+    )
+    if dealing is None:
+        return None
+    who = user if getattr(user, "is_authenticated", False) else None
+    mine = (
+        dealing.entrant_seeds.filter(user=who).values_list("seed", flat=True).first()
+        if who
+        else None
+    )
+    entered = who is not None and t.registrations.filter(user=who, status__in=ENTERED).exists()
+    return OpenDealing(dealing.round_number, dealing.commitment, mine, entered and mine is None)
