@@ -50,6 +50,8 @@ class TableAdmin(admin.ModelAdmin):
     readonly_fields = ("created_by", "players", "preset", "options", "rated", "is_private", "invite_code",
                        "move_seconds", "status", "version", "first_dealer", "deadline", "created_at",
                        "started_at", "finished_at")  # fmt: skip
+    # A duplicate round's secret seed would show the boards still in play: never here.
+    exclude = ("dealing_source",)
     inlines = [SeatInline, ActionInline]
     actions = ["abandon"]
 

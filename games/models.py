@@ -81,6 +81,10 @@ class Table(models.Model):
     # A keyed hash of the address the person who started a table of bots played from,
     # never the address itself: the cap on such tables per address (GAMES_BOT_TABLES_PER_ADDRESS).
     started_from = models.CharField(_("started from"), max_length=32, blank=True, editable=False)
+    # A duplicate round's sequence (docs/fair-dealing.md "Duplicate rounds"): the round
+    # seed and the entrants' seeds. The table's dealings come from it, dealt from the
+    # dealer, take no client seeds and stay secret until the round is over.
+    dealing_source = models.JSONField(_("dealing source"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -234,6 +238,9 @@ class Dealing(models.Model):
     client_seeds = models.JSONField(_("client seeds"), default=dict, blank=True)
     dealt_at = models.DateTimeField(_("dealt"), null=True, blank=True)
     revealed = models.BooleanField(_("revealed"), default=False)
+    # A duplicate round's dealing: dealt from the dealer (fair.duplicate_deal), its
+    # sequence index the dealing's number.
+    from_dealer = models.BooleanField(_("from the dealer"), default=False)
 
     class Meta:
         verbose_name = _("dealing")

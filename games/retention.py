@@ -101,6 +101,10 @@ def table_log_archive(*, table_id: int, now: datetime | None = None) -> tuple[in
             table is None
             or table.status != Table.Status.FINISHED
             or table.log_archived_at is not None
+            # A duplicate round's table keeps its dealings until the round reveals them.
+            or Dealing.objects.filter(table_id=table_id, revealed=False, from_dealer=True)
+            .exclude(dealt_at=None)
+            .exists()
         ):
             return None
         found = (

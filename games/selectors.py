@@ -57,10 +57,23 @@ def seat_of(*, table_id: int, user: Visitor | None) -> int | None:
 
 
 def may_watch(*, table: Table, user: Visitor | None, invite_code: str | None) -> bool:
-    """Anyone may watch a public table; a private one needs a seat or its invite code."""
+    """Anyone may watch a public table; a private one needs a seat or its invite code;
+    a duplicate round's table, a seat until the round is over (its boards are played at
+    the other tables too, docs/duplicate.md)."""
+    if boards_secret(table):
+        return seat_of(table_id=table.pk, user=user) is not None
     if not table.is_private or invite_code == table.invite_code:
         return True
     return seat_of(table_id=table.pk, user=user) is not None
+
+
+def boards_secret(table: Table) -> bool:
+    """A duplicate round's table whose dealt boards the round has not revealed yet."""
+    return bool(table.dealing_source) and (
+        Dealing.objects.filter(table=table, from_dealer=True, revealed=False)
+        .exclude(dealt_at=None)
+        .exists()
+    )
 
 
 def seat_summary(seat: Seat) -> dict[str, Any]:
@@ -244,6 +257,16 @@ def result_summary(result: MatchResult) -> dict[str, Any]:
     }
 
 
+def duplicate_entry(source: dict[str, Any], index: int) -> dict[str, Any]:
+    """A revealed duplicate dealing's ``duplicate`` object (docs/fair-dealing.md)."""
+    return {
+        "round_commitment": source["round_commitment"],
+        "round_seed": source["round_seed"],
+        "entrant_seeds": dict(source["entrant_seeds"]),
+        "index": index,
+    }
+
+
 def match_record(*, table: Table, match: Match, seats: list[Seat]) -> dict[str, Any]:
     """The ``thousand/1`` record of a match (docs/spec.md §8), each deal with its dealing's
     seeds under ``"dealing"`` (docs/fair-dealing.md), and who sat where under ``"meta"``."""
@@ -257,6 +280,8 @@ def match_record(*, table: Table, match: Match, seats: list[Seat]) -> dict[str, 
                 "server_seed": dealing.server_seed,
                 "client_seeds": dealing.client_seeds,
             }
+            if dealing.from_dealer and table.dealing_source:
+                deal["dealing"]["duplicate"] = duplicate_entry(table.dealing_source, number)
     record["meta"] = {
         "table": table.pk,
         "preset": table.preset,
@@ -269,7 +294,11 @@ def match_record(*, table: Table, match: Match, seats: list[Seat]) -> dict[str, 
 def match_record_export(*, table_id: int) -> dict[str, Any]:
     """The record of a finished match; a running match has none (it would show the
     cards still in play)."""
-    result = MatchResult.objects.filter(table_id=table_id).first()
+    result = MatchResult.objects.filter(table_id=table_id).select_related("table").first()
     if result is None:
         raise errors.NotFinished("the match has no record until it is finished")
+    if boards_secret(result.table):
+        raise errors.NotFinished(
+            "a duplicate round's boards are secret until every table has played them"
+        )
     return result.record

@@ -57,6 +57,7 @@ def table_open(
     rated: bool,
     move_seconds: int,
     bot_level: str,
+    dealing_source: dict[str, Any] | None = None,
 ) -> Opened:
     """Open and start a live table with ``seating`` (users, ``None`` for bots) in
     seat-position order: position 0 deals first, 1 sits on the forced hundred, ...
@@ -80,6 +81,7 @@ def table_open(
             # listed as open: it is full and started in this same transaction.
             private=False,
             move_seconds=move_seconds,
+            dealing_source=dealing_source,
         )
         for number in range(1, players):
             user = seats[number]
@@ -101,6 +103,11 @@ def table_progress(table: Table) -> Progress:
         return Progress(table.status, 0, [0] * table.players, resigned)
     with table_state.locked(table) as state:
         return Progress(table.status, len(state.match.results), list(state.match.scores), resigned)
+
+
+def table_dealings_reveal(table_id: int) -> None:
+    """A duplicate round is over: its table's seeds and the record's dealings are public."""
+    game_services.table_dealings_reveal(table=table_id)
 
 
 def table_lock(table_id: int) -> Table:

@@ -11,6 +11,8 @@ round with who sits where, and the standings.
 - :class:`AssignmentSeat` — one seat of an assignment, with the place and points it got:
   the facts the standings are computed from.
 - :class:`Standing` — the standings as last computed (``tournaments.scoring``).
+- :class:`DuplicateDealing` — a duplicate round's committed dealing secret, and
+  :class:`EntrantSeed` the entrants' own seeds mixed into it (docs/duplicate.md).
 """
 
 from __future__ import annotations
@@ -40,6 +42,15 @@ class Tournament(models.Model):
         SWISS = "swiss", _("Swiss")
         ARENA = "arena", _("arena")
         KNOCKOUT = "knockout", _("knockout")
+        DUPLICATE = "duplicate", _("duplicate")
+
+    class Movement(models.TextChoices):
+        SWISS = "swiss", _("Swiss: players of similar standing meet")
+        ROUND_ROBIN = "round_robin", _("round robin: everyone meets new players")
+
+    class DuplicateBots(models.TextChoices):
+        COMPARE = "compare", _("compared like anyone")
+        EXCLUDE = "exclude", _("left out of the comparison")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -96,6 +107,28 @@ class Tournament(models.Model):
     )
     rounds = models.PositiveSmallIntegerField(
         _("rounds"), null=True, blank=True, help_text=_("Swiss: the number of rounds.")
+    )
+    boards = models.PositiveSmallIntegerField(
+        _("boards per round"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Duplicate: the deals of each round's match; every table plays the same boards."
+        ),
+    )
+    movement = models.CharField(
+        _("movement"),
+        max_length=12,
+        choices=Movement.choices,
+        default=Movement.SWISS,
+        help_text=_("Duplicate: who meets whom from round to round."),
+    )
+    duplicate_bots = models.CharField(
+        _("bot-filled seats"),
+        max_length=8,
+        choices=DuplicateBots.choices,
+        default=DuplicateBots.COMPARE,
+        help_text=_("Duplicate: whether the boards a bot played are compared with the players'."),
     )
     duration_minutes = models.PositiveIntegerField(
         _("duration (minutes)"), null=True, blank=True, help_text=_("Arena: how long it lasts.")
@@ -208,10 +241,13 @@ class Tournament(models.Model):
         return None
 
     def table_options(self) -> dict[str, Any]:
-        """The changes to the preset every table of the event plays with."""
+        """The changes to the preset every table of the event plays with; a duplicate
+        round's match is its boards (docs/spec.md §3.7)."""
         options = dict(self.options or {})
         if self.match_target:
             options["target"] = self.match_target
+        if self.format == self.Format.DUPLICATE and self.boards:
+            options["deals"] = self.boards
         return options
 
     def points_for(self, place: int) -> int:
@@ -490,3 +526,64 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.text[:40]}"
+
+
+class DuplicateDealing(models.Model):
+    """A duplicate round's one sequence of dealings (docs/fair-dealing.md, "Duplicate
+    rounds"): the secret round seed, committed (its SHA-256 published) before the round is
+    seated, sealed when its tables start (no more entrants' seeds), revealed when the
+    round is over."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="duplicate_dealings"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    round_seed = models.CharField(
+        _("round seed"), max_length=64, help_text=_("Secret until revealed.")
+    )
+    commitment = models.CharField(_("commitment"), max_length=64)
+    committed_at = models.DateTimeField(_("committed"))
+    sealed_at = models.DateTimeField(_("sealed"), null=True, blank=True)
+    revealed_at = models.DateTimeField(_("revealed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("duplicate dealing")
+        verbose_name_plural = _("duplicate dealings")
+        ordering = ["tournament", "round_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_number"], name="tournaments_one_dealing_a_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.round_number}: {self.commitment[:12]}"
+
+
+class EntrantSeed(models.Model):
+    """An entrant's own seed for a duplicate round, given before the round starts."""
+
+    dealing = models.ForeignKey(
+        DuplicateDealing, on_delete=models.CASCADE, related_name="entrant_seeds"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    seed = models.CharField(_("seed"), max_length=128)
+    given_at = models.DateTimeField(_("given"))
+
+    class Meta:
+        verbose_name = _("entrant's seed")
+        verbose_name_plural = _("entrants' seeds")
+        ordering = ["dealing", "user_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dealing", "user"], name="tournaments_one_seed_a_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dealing}: {self.user_id}"

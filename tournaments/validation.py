@@ -43,6 +43,14 @@ def tournament_errors(t: Tournament) -> dict[str, list[str]]:
         )
     if t.format == t.Format.SWISS and not t.rounds:
         add("rounds", _("A Swiss tournament needs its number of rounds."))
+    if t.format == t.Format.DUPLICATE:
+        if not t.rounds:
+            add("rounds", _("A duplicate tournament needs its number of rounds."))
+        if not t.boards or not 1 <= t.boards <= 100:
+            add("boards", _("A duplicate tournament needs 1 to 100 boards a round."))
+        if t.rated:
+            # docs/duplicate.md "Ratings": not chosen yet, so the event is unrated.
+            add("rated", _("A duplicate tournament is unrated (its ratings are not chosen yet)."))
     if t.format == t.Format.ARENA and not t.duration_minutes:
         add("duration_minutes", _("An arena needs its duration."))
     if t.format == t.Format.KNOCKOUT and not 1 <= t.advance < k:

@@ -9,10 +9,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.types import signed_in
 from tournaments import errors, live, notices, selectors, services
+from tournaments.selectors import duplicate as duplicate_selectors
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -34,6 +36,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "standings": selectors.standings(tournament=t),
         "rounds": selectors.rounds(tournament=t),
         "announcements": selectors.announcements(t),
+        "dealing": duplicate_selectors.open_dealing(t, request.user),
     }
     # The page's live parts, fetched again when the websocket says something changed.
     template = (
@@ -94,6 +97,22 @@ def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, "check_in")
 
 
+@login_required
+@require_POST
+def give_seed(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """An entrant's own seed for the next duplicate round (docs/fair-dealing.md)."""
+    t = _visible_or_404(request, tournament_id)
+    try:
+        services.entrant_seed_give(
+            tournament=t, user=signed_in(request.user), seed=request.POST.get("seed", "")
+        )
+    except errors.TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your seed is in: it is mixed into the round's deals."))
+    return redirect("tournaments:detail", tournament_id=tournament_id)
+
+
 # -- printable sheets and exports ------------------------------------------------------
 
 
@@ -111,6 +130,16 @@ def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     if sheet is None:
         raise Http404
     return render(request, "tournaments/round_sheet.html", {"t": t, "r": sheet})
+
+
+def round_boards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """A duplicate round's boards once the round is over: every table's result of each
+    board side by side, with matchpoints against everyone who held the same cards."""
+    t = _visible_or_404(request, tournament_id)
+    boards = duplicate_selectors.round_boards(t, number)
+    if boards is None:
+        raise Http404
+    return render(request, "tournaments/round_boards.html", {"t": t, "r": boards})
 
 
 def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -42,7 +42,10 @@ SERVER_SEED_BYTES = 32
 CLIENT_SEED_MAX = 128
 """A client seed is 1 to this many characters (Unicode code points)."""
 DECK_SIZE = 24
+DUPLICATE_DOMAIN = b"thousand/duplicate/1"
+"""Prefix of a duplicate round's dealing seeds (docs/fair-dealing.md, "Duplicate rounds")."""
 _WORDS = struct.Struct(">8I")
+_INDEX = struct.Struct(">I")
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 __all__ = [
@@ -59,6 +62,8 @@ __all__ = [
     "dealing_entry",
     "deck_order",
     "deck_seed",
+    "duplicate_deal",
+    "duplicate_server_seed",
     "new_server_seed",
     "seed_words",
     "shuffled_deck",
@@ -117,6 +122,31 @@ def deck_seed(server_seed: bytes, client_seeds: Mapping[int, str]) -> bytes:
         h.update(bytes((seat,)))
         h.update(hashlib.sha256(validate_client_seed(client_seeds[seat]).encode("utf-8")).digest())
     return h.digest()
+
+
+def duplicate_server_seed(round_seed: bytes, entrant_seeds: Mapping[int, str], index: int) -> bytes:
+    """The server seed of dealing ``index`` (0, 1, …) of a duplicate round's one sequence:
+    ``SHA-256(DUPLICATE_DOMAIN ‖ round_seed ‖ for each entrant that gave a seed, in
+    increasing entrant number: number (4 bytes) ‖ SHA-256(UTF-8 of its seed) ‖ index
+    (4 bytes))``, numbers big-endian. Every table of the round deals its ``index``-th
+    dealing from it, with no client seeds; the round commits to ``round_seed``."""
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 2**32:
+        raise InvalidSeed(f"a dealing index must be an integer 0..2³²−1, not {index!r}")
+    h = hashlib.sha256(DUPLICATE_DOMAIN)
+    h.update(_server_seed(round_seed))
+    for number in sorted(_entrant(n) for n in entrant_seeds):
+        h.update(_INDEX.pack(number))
+        h.update(
+            hashlib.sha256(validate_client_seed(entrant_seeds[number]).encode("utf-8")).digest()
+        )
+    h.update(_INDEX.pack(index))
+    return h.digest()
+
+
+def _entrant(number: object) -> int:
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 2**32:
+        raise InvalidSeed(f"an entrant's number must be an integer 0..2³²−1, not {number!r}")
+    return number
 
 
 def _seat(seat: object) -> int:
@@ -182,6 +212,19 @@ def deal_from_seeds(
             raise InvalidSeed(f"seat {seat} is not at a table of {players}")
     order = deck_order(seed_words(deck_seed(server_seed, client_seeds)))
     return deal_in_order(order, players, dealer)
+
+
+def duplicate_deal(
+    server_seed: bytes, players: int, dealer: int
+) -> tuple[list[int], tuple[int, ...]]:
+    """A duplicate dealing's cards: dealt as :func:`deal_from_seeds` deals with seat 0 as
+    the dealer and no client seeds, then turned round the table so that the dealer gets
+    seat 0's cards, the seat left of him seat 1's, and so on. Every table then gives the
+    same cards to the same position from the dealer, whatever its seat numbers."""
+    hands, talons = deal_from_seeds(server_seed, {}, players, 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise ValueError(f"dealer must be a seat 0..{players - 1}")
+    return [hands[(seat - dealer) % players] for seat in range(players)], talons
 
 
 def dealing_entry(
@@ -352,8 +395,10 @@ def check_deal(
         return failed("'commitment' must be 64 hex digits")
     assert isinstance(committed, str)
     revealed = dealing.get("server_seed")
+    duplicate = dealing.get("duplicate")
     if revealed is None:
-        if complete:
+        # A duplicate round reveals its seeds only when every table has played (§ Duplicate).
+        if complete and duplicate is None:
             return failed("the server seed is missing, though the deal is complete")
         return DealCheck(i, Verdict.NOT_REVEALED, NOT_REVEALED_YET, dealer)
     if not _is_hex(revealed, SERVER_SEED_BYTES):
@@ -375,7 +420,13 @@ def check_deal(
     actual = commitment(server_seed)
     if actual != committed.lower():
         return failed(f"SHA-256 of the server seed is {actual}, not the commitment {committed}")
-    want_hands, want_talons = deal_from_seeds(server_seed, client_seeds, players, dealer)
+    if duplicate is not None:
+        problem = _duplicate_problem(duplicate, server_seed, client_seeds)
+        if problem is not None:
+            return failed(problem)
+        want_hands, want_talons = duplicate_deal(server_seed, players, dealer)
+    else:
+        want_hands, want_talons = deal_from_seeds(server_seed, client_seeds, players, dealer)
     if len(hands) != players:
         return failed(f"'hands' must list {players} hands")
     if len(talons) != len(want_talons):
@@ -388,6 +439,41 @@ def check_deal(
 
 
 _SEAT_KEYS = ("0", "1", "2", "3")
+
+
+def _duplicate_problem(
+    duplicate: object, server_seed: bytes, client_seeds: Mapping[int, str]
+) -> str | None:
+    """Why a duplicate dealing's seed is not its round's ``index``-th (None: it is): the
+    round seed must hash to the round's commitment and, with the entrants' seeds, give
+    the deal's server seed; a duplicate dealing takes no client seeds."""
+    if not isinstance(duplicate, dict):
+        return "'duplicate' must be an object"
+    round_commitment = duplicate.get("round_commitment")
+    round_seed = duplicate.get("round_seed")
+    index = duplicate.get("index")
+    if not _is_hex(round_commitment, 32):
+        return "'round_commitment' must be 64 hex digits"
+    if not _is_hex(round_seed, SERVER_SEED_BYTES):
+        return f"'round_seed' must be {2 * SERVER_SEED_BYTES} hex digits"
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        return "'index' must be the dealing's place in the round's sequence (0, 1, …)"
+    assert isinstance(round_commitment, str) and isinstance(round_seed, str)
+    seed = bytes.fromhex(round_seed)
+    if commitment(seed) != round_commitment.lower():
+        return f"SHA-256 of the round seed is {commitment(seed)}, not the round's commitment"
+    if client_seeds:
+        return "a duplicate dealing takes no client seeds"
+    given = duplicate.get("entrant_seeds") or {}
+    if not isinstance(given, dict) or not all(isinstance(k, str) and k.isdigit() for k in given):
+        return "'entrant_seeds' must map entrant numbers to seeds"
+    try:
+        want = duplicate_server_seed(seed, {int(k): v for k, v in given.items()}, index)
+    except InvalidSeed as exc:
+        return f"an entrant's seed: {exc}"
+    if want != server_seed:
+        return f"the server seed is not dealing {index} of the round's sequence"
+    return None
 
 
 def _is_hex(value: object, size: int) -> bool:

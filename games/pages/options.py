@@ -89,7 +89,7 @@ def deals_label(deals: int) -> str:
 
 
 DEALS_CHOICES: tuple[tuple[int | None, Promise], ...] = (
-    (None, pgettext_lazy("match length", "no limit: play until somebody wins")),
+    (None, pgettext_lazy("match length", "a whole match")),
     *(
         (
             n,

@@ -24,7 +24,7 @@ from games.engine import (
     MalformedAction,
     NotYourTurn,
 )
-from games.engine.fair import commitment, new_server_seed
+from games.engine.fair import commitment, duplicate_server_seed, new_server_seed
 from games.models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
 from games.placing import places_by_score
 from games.services import broadcast, common, log_sql
@@ -340,15 +340,11 @@ def _commit_action(
         and len(match.results) >= table.finish_after_deals
     )
     if match.awaiting_deal and not cut:
-        revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
-        revealed.revealed = True
-        revealed.save(update_fields=["revealed"])
+        revealed = _reveal(table, dealing)
         dealt_events, dealt = deal_next(table, state, now)
         events.extend(dealt_events)
     elif match.over or cut:
-        revealed = Dealing.objects.get(table_id=table.pk, number=dealing)
-        revealed.revealed = True
-        revealed.save(update_fields=["revealed"])
+        revealed = _reveal(table, dealing)
         table.status = Table.Status.FINISHED
         table.finished_at = now
         fields += ["status", "finished_at"]
@@ -378,6 +374,7 @@ def _commit_action(
                 "number": dealt.number,
                 "server_seed": dealt.server_seed,
                 "client_seeds": dealt.client_seeds,
+                "from_dealer": dealt.from_dealer,
             }
     broadcast.announce(
         table,
@@ -393,6 +390,17 @@ def _commit_action(
     return common.Applied(
         version=table.version, events=[table_state.event_to_dict(e) for e in events]
     )
+
+
+def _reveal(table: Table, number: int) -> Dealing | None:
+    """The dealing just played is revealed, unless it is a duplicate round's: its cards
+    stay secret until every table of the round has played them."""
+    if table.dealing_source:
+        return None
+    revealed = Dealing.objects.get(table_id=table.pk, number=number)
+    revealed.revealed = True
+    revealed.save(update_fields=["revealed"])
+    return revealed
 
 
 def deal_next(table: Table, state: table_state.TableState, now: Any) -> tuple[list[Any], Dealing]:
@@ -411,9 +419,23 @@ def deal_next(table: Table, state: table_state.TableState, now: Any) -> tuple[li
 
 
 def new_dealing(table: Table, number: int) -> Dealing:
-    seed = new_server_seed()
+    """The table's dealing ``number``: a fresh secret seed, or, at a duplicate round's
+    table, the round's sequence's ``number``-th seed (docs/fair-dealing.md)."""
+    source = table.dealing_source
+    if source:
+        seed = duplicate_server_seed(
+            bytes.fromhex(source["round_seed"]),
+            {int(k): v for k, v in source["entrant_seeds"].items()},
+            number,
+        )
+    else:
+        seed = new_server_seed()
     return Dealing.objects.create(
-        table=table, number=number, server_seed=seed.hex(), commitment=commitment(seed)
+        table=table,
+        number=number,
+        server_seed=seed.hex(),
+        commitment=commitment(seed),
+        from_dealer=bool(source),
     )
 
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.types import User, Visitor, person
-from games import errors
+from games import errors, selectors
 from games import state as table_state
 from games.bots import LEVELS
 from games.engine import (
@@ -39,9 +39,11 @@ def table_create(
     rated: bool = False,
     private: bool = False,
     move_seconds: int = 30,
+    dealing_source: dict[str, Any] | None = None,
 ) -> Table:
     """Open a table with its creator in seat 0. Rated tables play a preset unchanged
-    (the ratings compare like with like)."""
+    (the ratings compare like with like). ``dealing_source``: a duplicate round's
+    sequence (``round_seed``, ``round_commitment``, ``entrant_seeds``) to deal from."""
     opts = table_options(players=players, preset=preset, options=options)
     if rated and opts != Options.preset(preset).replace(players=players):
         raise errors.Malformed("a rated table plays its preset's options unchanged")
@@ -56,6 +58,7 @@ def table_create(
         rated=bool(rated),
         is_private=bool(private),
         move_seconds=move_seconds,
+        dealing_source=dealing_source,
     )
     Seat.objects.create(table=table, number=0, user=user)
     actions.new_dealing(table, 0)
@@ -382,8 +385,36 @@ def dealing_add_seed(*, table_id: int, user: Visitor, dealing: int, seed: str) -
     row = Dealing.objects.select_for_update().filter(table_id=table_id, number=dealing).first()
     if row is None or row.dealt_at is not None:
         raise errors.InvalidSeed("that dealing is not waiting for seeds")
+    if row.from_dealer:
+        raise errors.InvalidSeed(
+            "a duplicate round's dealings take no seeds at the table: give yours to the round"
+        )
     key = str(seat.number)
     if key in row.client_seeds:
         raise errors.InvalidSeed("your seed for that dealing is already in")
     row.client_seeds = {**row.client_seeds, key: seed}
     row.save(update_fields=["client_seeds"])
+
+
+@transaction.atomic
+def table_dealings_reveal(*, table: Table | int) -> int:
+    """A duplicate round is over: its table's dealings are revealed, and a finished
+    match's record gets each deal's seeds and its place in the round's sequence
+    (docs/fair-dealing.md "Duplicate rounds"). Returns the dealings revealed."""
+    table = common.locked_table(common.table_pk(table))
+    revealed = Dealing.objects.filter(table=table, revealed=False).exclude(dealt_at=None)
+    count = revealed.update(revealed=True)
+    result = MatchResult.objects.filter(table=table).first()
+    if result is not None and table.dealing_source:
+        dealings = {d.number: d for d in Dealing.objects.filter(table=table, revealed=True)}
+        for number, deal in enumerate(result.record.get("deals", [])):
+            dealing = dealings.get(number)
+            if dealing is not None:
+                deal["dealing"] = {
+                    **selectors.dealing_revealed(dealing),
+                    "duplicate": selectors.duplicate_entry(table.dealing_source, number),
+                }
+                for key in ("number", "dealer"):
+                    deal["dealing"].pop(key)
+        result.save(update_fields=["record"])
+    return count

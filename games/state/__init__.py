@@ -29,7 +29,7 @@ from typing import Any
 
 from games.engine import EngineError, Match, Options, action_from_dict
 from games.engine.events import DealScored, DeclarerKnown, Event
-from games.engine.fair import deal_from_seeds
+from games.engine.fair import deal_from_seeds, duplicate_deal
 from games.engine.record import dealt_cards
 from games.errors import StaleVersion
 from games.models import Dealing, MatchResult, Table
@@ -90,12 +90,17 @@ class TableState:
     def start_dealing(self, dealing: Dealing) -> list[Event]:
         """Deal the next deal's cards from the dealing's seeds (docs/fair-dealing.md)."""
         match = self.match
-        hands, talons = deal_from_seeds(
-            bytes.fromhex(dealing.server_seed),
-            {int(seat): seed for seat, seed in dealing.client_seeds.items()},
-            match.players,
-            match.dealer,
-        )
+        if dealing.from_dealer:  # a duplicate round's dealing (docs/fair-dealing.md)
+            hands, talons = duplicate_deal(
+                bytes.fromhex(dealing.server_seed), match.players, match.dealer
+            )
+        else:
+            hands, talons = deal_from_seeds(
+                bytes.fromhex(dealing.server_seed),
+                {int(seat): seed for seat, seed in dealing.client_seeds.items()},
+                match.players,
+                match.dealer,
+            )
         events = match.start_deal(hands, talons)
         self.dealing = dealing.number
         self.note(events)
@@ -266,6 +271,7 @@ def follow(table_id: int, change: dict[str, Any]) -> None:
                     number=deal["number"],
                     server_seed=deal["server_seed"],
                     client_seeds=deal["client_seeds"],
+                    from_dealer=deal.get("from_dealer", False),
                 )
             )
         state.version = version

@@ -18,6 +18,7 @@ const DECK_SIZE = 24;
 const SERVER_SEED_BYTES = 32;
 const CLIENT_SEED_MAX = 128;
 const DOMAIN = new TextEncoder().encode("thousand/deck/1");
+const DUPLICATE_DOMAIN = new TextEncoder().encode("thousand/duplicate/1");
 const TWO_32 = 2 ** 32;
 
 /** The 24 cards in canonical order (index = suit * 6 + rank): 9S JS QS KS TS AS 9C … AH. */
@@ -111,6 +112,76 @@ export async function deckSeed(serverSeed, clientSeeds = {}) {
     parts.push(Uint8Array.of(seat), await sha256(new TextEncoder().encode(seed)));
   }
   return sha256(concat(...parts));
+}
+
+function uint32(n) {
+  return Uint8Array.of((n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255);
+}
+
+/**
+ * A duplicate round's dealing `index` (0, 1, …): its server seed, as hex. SHA-256(
+ * "thousand/duplicate/1" ‖ round seed ‖ for each entrant that gave a seed, in increasing
+ * number: number (4 bytes) ‖ SHA-256(UTF-8 of its seed) ‖ index (4 bytes)), big-endian.
+ * `entrantSeeds` maps entrant numbers (or their decimal strings) to seeds.
+ */
+export async function duplicateServerSeed(roundSeedHex, entrantSeeds, index) {
+  const roundSeed = fromHex(roundSeedHex, SERVER_SEED_BYTES);
+  if (!roundSeed) throw new Error(`'round_seed' must be ${2 * SERVER_SEED_BYTES} hex digits`);
+  const parts = [DUPLICATE_DOMAIN, roundSeed];
+  const numbers = Object.keys(entrantSeeds || {}).sort((a, b) => Number(a) - Number(b));
+  for (const key of numbers) {
+    const problem = clientSeedProblem(entrantSeeds[key]);
+    if (problem) throw new Error(`an entrant's seed: ${problem}`);
+    parts.push(uint32(Number(key)), await sha256(new TextEncoder().encode(entrantSeeds[key])));
+  }
+  parts.push(uint32(index));
+  return toHex(await sha256(concat(...parts)));
+}
+
+/**
+ * A duplicate dealing's cards: dealt with seat 0 as the dealer and no client seeds, then
+ * turned round the table so that the dealer gets seat 0's cards, the seat on his left
+ * seat 1's, and so on (as fair.py's duplicate_deal).
+ */
+export async function duplicateDeal({ serverSeed, players, dealer }) {
+  const dealt = await dealFromSeeds({ serverSeed, clientSeeds: {}, players, dealer: 0 });
+  const hands = [];
+  for (let seat = 0; seat < players; seat++) hands.push(dealt.hands[(seat - dealer + players) % players]);
+  return { hands, talons: dealt.talons };
+}
+
+/** Why a duplicate dealing's seed is not its round's `index`-th, or null (as fair.py). */
+async function duplicateProblem(duplicate, serverSeed, clientSeeds) {
+  if (typeof duplicate !== "object" || duplicate === null || Array.isArray(duplicate)) {
+    return "'duplicate' must be an object";
+  }
+  const { round_commitment: roundCommitment, round_seed: roundSeed, index } = duplicate;
+  if (!fromHex(roundCommitment, 32)) return "'round_commitment' must be 64 hex digits";
+  if (!fromHex(roundSeed, SERVER_SEED_BYTES)) {
+    return `'round_seed' must be ${2 * SERVER_SEED_BYTES} hex digits`;
+  }
+  if (!Number.isInteger(index) || index < 0) {
+    return "'index' must be the dealing's place in the round's sequence (0, 1, …)";
+  }
+  const actual = await commitmentOf(roundSeed);
+  if (actual !== roundCommitment.toLowerCase()) {
+    return `SHA-256 of the round seed is ${actual}, not the round's commitment`;
+  }
+  if (Object.keys(clientSeeds).length) return "a duplicate dealing takes no client seeds";
+  const given = duplicate.entrant_seeds || {};
+  if (typeof given !== "object" || Array.isArray(given) || !Object.keys(given).every((k) => /^[0-9]+$/.test(k))) {
+    return "'entrant_seeds' must map entrant numbers to seeds";
+  }
+  let want;
+  try {
+    want = await duplicateServerSeed(roundSeed, given, index);
+  } catch (error) {
+    return error.message;
+  }
+  if (want !== serverSeed.toLowerCase()) {
+    return `the server seed is not dealing ${index} of the round's sequence`;
+  }
+  return null;
 }
 
 /** The words SHA-256(seed ‖ 0) ‖ SHA-256(seed ‖ 1) ‖ … as 32-bit big-endian numbers. */
@@ -226,6 +297,7 @@ export async function verifyDeal({
   dealer,
   hands,
   talons,
+  duplicate,
 }) {
   if (![2, 3, 4].includes(players)) return failed("players must be 2, 3 or 4");
   if (!Number.isInteger(dealer) || dealer < 0 || dealer >= players) {
@@ -233,6 +305,7 @@ export async function verifyDeal({
   }
   if (!fromHex(commitment, 32)) return failed("'commitment' must be 64 hex digits");
   if (serverSeed === null || serverSeed === undefined) {
+    // A duplicate round reveals its seeds when every table has played.
     return { ok: null, status: "not_revealed", reason: "not revealed yet" };
   }
   if (!fromHex(serverSeed, SERVER_SEED_BYTES)) {
@@ -256,9 +329,15 @@ export async function verifyDeal({
   if (actual !== commitment.toLowerCase()) {
     return failed(`SHA-256 of the server seed is ${actual}, not the commitment ${commitment}`);
   }
+  if (duplicate !== null && duplicate !== undefined) {
+    const problem = await duplicateProblem(duplicate, serverSeed, seeds);
+    if (problem) return failed(problem);
+  }
   const talonList =
     Array.isArray(talons) && talons.length && typeof talons[0] === "string" ? [talons] : talons;
-  const want = await dealFromSeeds({ serverSeed, clientSeeds: seeds, players, dealer });
+  const want = duplicate
+    ? await duplicateDeal({ serverSeed, players, dealer })
+    : await dealFromSeeds({ serverSeed, clientSeeds: seeds, players, dealer });
   if (!Array.isArray(hands) || hands.length !== players) {
     return failed(`'hands' must list ${players} hands`);
   }

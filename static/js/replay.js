@@ -136,6 +136,7 @@ async function checkFairness() {
         dealer: d.dealer,
         hands: d.hands,
         talons: d.talons,
+        duplicate: d.dealing.duplicate, // a duplicate round's dealing (docs/fair-dealing.md)
       });
     } catch (error) {
       result = { ok: false, reason: String(error) };

@@ -40,6 +40,13 @@ from tournaments.services.common import (
     R,
     S,
 )
+from tournaments.services.duplicate import (
+    dealing_server_seed,
+    duplicate_commit,
+    duplicate_reveal,
+    duplicate_seal,
+    entrant_seed_give,
+)
 from tournaments.services.machine import (
     assignment_record_result,
     round_close,
@@ -84,6 +91,11 @@ __all__ = [
     "assignment_amend_check",
     "assignment_record_result",
     "disqualify_check",
+    "dealing_server_seed",
+    "duplicate_commit",
+    "duplicate_reveal",
+    "duplicate_seal",
+    "entrant_seed_give",
     "registration_add_walk_in",
     "registration_admin_check_in",
     "registration_check_in",

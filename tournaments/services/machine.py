@@ -14,11 +14,12 @@ from tournaments import errors, live, notices, pairing, scoring
 from tournaments.models import (
     Assignment,
     AssignmentSeat,
+    DuplicateDealing,
     Notification,
     Round,
     Tournament,
 )
-from tournaments.services import organiser, seating, standings
+from tournaments.services import duplicate, organiser, seating, standings
 from tournaments.services.common import (
     ARENA_BOT_AFTER,
     CHECK_IN_HORIZON,
@@ -168,6 +169,8 @@ def round_open_tables(*, tournament_id: int, now: datetime | None = None) -> tup
 
 
 def _assignment_open(a: Assignment, t: Tournament, now: datetime) -> None:
+    # Before the round's first table deals: the entrants' seeds are final.
+    _duplicate_step(t, a.round.number, now, seal=True)
     seats = sorted(a.seats.select_related("user"), key=lambda s: s.number)
     seating = [s.user for s in seats]
     opened = live.table_open(
@@ -178,6 +181,7 @@ def _assignment_open(a: Assignment, t: Tournament, now: datetime) -> None:
         rated=t.rated,
         move_seconds=t.move_seconds,
         bot_level=t.bot_level,
+        dealing_source=_dealing_source(t, a.round.number),
     )
     # The live table's seat numbers are the turn table_open chose: record them.
     users = [u.pk if u is not None else None for u in opened.seats]
@@ -311,8 +315,40 @@ def round_close(*, round: Round, now: datetime | None = None) -> None:
     rnd.status = Round.Status.FINISHED
     rnd.finished_at = current_time(now)
     rnd.save(update_fields=["status", "finished_at"])
+    _duplicate_step(rnd.tournament, rnd.number, rnd.finished_at, seal=False)
     standings.write_standings(rnd.tournament)
     tell_pages(rnd.tournament)
+
+
+def _dealing_source(t: Tournament, number: int) -> dict[str, object] | None:
+    """A duplicate round's sequence for its tables (sealed: the seeds are final)."""
+    if t.format != Tournament.Format.DUPLICATE:
+        return None
+    dealing = DuplicateDealing.objects.get(tournament=t, round_number=number)
+    return {
+        "round_seed": dealing.round_seed,
+        "round_commitment": dealing.commitment,
+        "entrant_seeds": {str(k): v for k, v in duplicate.entrant_seeds(dealing).items()},
+    }
+
+
+def _duplicate_step(t: Tournament, number: int, now: datetime, *, seal: bool) -> None:
+    """A duplicate round's dealing: sealed when its tables start, revealed at its end."""
+    if t.format != Tournament.Format.DUPLICATE:
+        return
+    dealing = DuplicateDealing.objects.filter(tournament=t, round_number=number).first()
+    if dealing is None:
+        return
+    if seal:
+        duplicate.duplicate_seal(dealing=dealing, now=now)
+        return
+    duplicate.duplicate_reveal(dealing=dealing, now=now)
+    for table_id in (
+        Assignment.objects.filter(round__tournament=t, round__number=number)
+        .exclude(table=None)
+        .values_list("table_id", flat=True)
+    ):
+        live.table_dealings_reveal(table_id)
 
 
 def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:

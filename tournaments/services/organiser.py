@@ -24,7 +24,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.services import seating, standings
+from tournaments.services import duplicate, seating, standings
 from tournaments.services.common import (
     R,
     S,
@@ -78,6 +78,9 @@ def tournament_open_registration(
         t.registration_opens_at = now
     t.status = S.REGISTRATION
     t.save(update_fields=["status", "registration_opens_at"])
+    if t.format == Tournament.Format.DUPLICATE:
+        # Round 1's dealing is published long before anybody is seated (docs/duplicate.md).
+        duplicate.duplicate_commit(tournament=t, number=1, now=now)
     tell_pages(t)
     return t
 

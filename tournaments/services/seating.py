@@ -10,7 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from tournaments import pairing
+from tournaments import duplicate, pairing
 from tournaments.models import (
     Assignment,
     AssignmentSeat,
@@ -18,6 +18,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.services import duplicate as dealing_services
 from tournaments.services.common import (
     R,
 )
@@ -26,7 +27,7 @@ from tournaments.services.common import (
 def next_field(t: Tournament, last: Round) -> list[Registration] | None:
     """The players of the next round, or None when the event is over."""
     in_play = list(players_in_play(t))
-    if t.format == Tournament.Format.SWISS:
+    if t.format in (Tournament.Format.SWISS, Tournament.Format.DUPLICATE):
         if last.number >= (t.rounds or 0) or len(in_play) < 2:
             return None
         return in_play
@@ -93,8 +94,21 @@ def seat_round(
         )
     else:
         entrants = _swiss_order(t, field, first=number == 1)
+        if (
+            t.format == Tournament.Format.DUPLICATE
+            and t.movement == Tournament.Movement.ROUND_ROBIN
+        ):
+            # Duplicate's round robin: everyone level, so the seating only avoids meetings.
+            entrants = [pairing.Entrant(e.player, 0) for e in entrants]
         tables = pairing.swiss_seating(entrants, history, seats=k, seed=t.seed + number)
     pairing.check_round(tables, [r.user_id for r in field], k)
+    if t.format == Tournament.Format.DUPLICATE:
+        # Every entrant holds each position in turn (docs/duplicate.md); the round's
+        # dealing was committed before this seating, and the next round's is now.
+        held = {p: history.seat_counts(p, k) for table in tables for p in table if p is not None}
+        tables = [duplicate.rotate_seats(table, held) for table in tables]
+        dealing_services.duplicate_commit(tournament=t, number=number, now=now)
+        dealing_services.duplicate_commit(tournament=t, number=number + 1, now=now)
     try:
         with transaction.atomic():
             rnd = Round.objects.create(

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments import scoring
+from tournaments import duplicate, scoring
 from tournaments.models import (
     Assignment,
     AssignmentSeat,
+    DuplicateDealing,
+    Round,
     Standing,
     Tournament,
 )
+from tournaments.selectors.duplicate import round_board_results
 from tournaments.services.common import R
 
 log = logging.getLogger(__name__)
@@ -55,6 +59,20 @@ def standings_compute(t: Tournament) -> list[scoring.Row]:
     )
 
 
+def duplicate_standings_compute(t: Tournament) -> list[duplicate.DuplicateRow]:
+    """A duplicate event's standings: the board percentages of every round the event
+    has revealed (docs/duplicate.md); a round in play counts once it is over."""
+    revealed = set(
+        DuplicateDealing.objects.filter(tournament=t, revealed_at__isnull=False).values_list(
+            "round_number", flat=True
+        )
+    )
+    results: list[duplicate.BoardResult] = []
+    for rnd in Round.objects.filter(tournament=t, number__in=revealed).order_by("number"):
+        results += round_board_results(rnd)[0]
+    return duplicate.standings(duplicate.board_scores(results, bots=t.duplicate_bots))
+
+
 def write_standings(t: Tournament) -> None:
     """Recompute the standings from every recorded table (results recorded meanwhile
     are counted by the next step)."""
@@ -63,23 +81,25 @@ def write_standings(t: Tournament) -> None:
             round__tournament=t, status=Assignment.Status.FINISHED, in_standings=False
         ).values_list("pk", flat=True)
     )
-    rows = standings_compute(t)
+    rows: list[dict[str, Any]]
+    if t.format == Tournament.Format.DUPLICATE:
+        # points: the sum of board percentages, rounded; matches: the boards played;
+        # game score: the matchpoints (docs/duplicate.md).
+        rows = [
+            {"user_id": r.entrant, "rank": r.rank, "points": round(r.total),
+             "matches": r.boards, "game_score": r.matchpoints}
+            for r in duplicate_standings_compute(t)
+        ]  # fmt: skip
+    else:
+        rows = [
+            {"user_id": r.player, "rank": r.rank, "points": r.points, "matches": r.matches,
+             "wins": r.wins, "opponents_points": r.opponents_points,
+             "game_score": r.game_score, "head_to_head": r.head_to_head, "stage": r.stage,
+             "disqualified": r.disqualified}
+            for r in standings_compute(t)
+        ]  # fmt: skip
     Standing.objects.filter(tournament=t).delete()
     Standing.objects.bulk_create(
-        Standing(
-            tournament=t,
-            user_id=r.player,
-            rank=r.rank,
-            position=i,
-            points=r.points,
-            matches=r.matches,
-            wins=r.wins,
-            opponents_points=r.opponents_points,
-            game_score=r.game_score,
-            head_to_head=r.head_to_head,
-            stage=r.stage,
-            disqualified=r.disqualified,
-        )
-        for i, r in enumerate(rows, start=1)
+        Standing(tournament=t, position=i, **row) for i, row in enumerate(rows, start=1)
     )
     Assignment.objects.filter(pk__in=counted).update(in_standings=True)

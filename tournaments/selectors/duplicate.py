@@ -1,0 +1,138 @@
+"""A duplicate round's boards, read out of its tables' records once the round has
+revealed them (docs/duplicate.md): every table's result of every board side by side,
+compared by matchpoints (``tournaments.duplicate``)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine.replay import replay
+from games.models import MatchResult
+from tournaments.duplicate import BoardResult, BoardScore, board_scores
+from tournaments.models import DuplicateDealing, Round, Tournament
+from tournaments.selectors.common import ENTERED
+from tournaments.selectors.lists import bot_level
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    table: int
+    position: int
+    name: str
+    score: BoardScore
+
+
+@dataclass(frozen=True)
+class BoardView:
+    number: int  # 1-based, as the page shows it
+    rows: list[BoardRow]
+
+
+@dataclass(frozen=True)
+class RoundBoards:
+    number: int
+    commitment: str
+    round_seed: str
+    boards: list[BoardView]
+
+
+def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None, str]]:
+    """Every seat's result of every board of the round's finished tables, and the names
+    of the entrants (and bots). Board k is a table's k-th counted deal; its dealing is
+    the deal's place in the table's record, redeals included (docs/duplicate.md)."""
+    out: list[BoardResult] = []
+    names: dict[int | None, str] = {}
+    bot = _("Bot (%(level)s)") % {"level": bot_level(rnd.tournament)}
+    assignments = rnd.assignments.exclude(table=None).prefetch_related("seats__user")
+    records: dict[int | None, Any] = dict(
+        MatchResult.objects.filter(table__in=[a.table_id for a in assignments]).values_list(
+            "table_id", "record"
+        )
+    )
+    for a in assignments:
+        record = records.get(a.table_id)
+        if record is None:
+            continue
+        seats = {s.number: s for s in a.seats.all()}
+        for s in seats.values():
+            names[s.user_id] = s.user.get_display_name() if s.user else bot
+        first_dealer = record["first_dealer"]
+        n = len(seats)
+        replayed: dict[str, Any] = replay(record)
+        board = 0
+        for index, entry in enumerate(replayed.get("deals", [])):
+            if entry["outcome"] == "redeal":
+                continue
+            for seat in range(n):
+                out.append(
+                    BoardResult(
+                        round=rnd.number,
+                        board=board,
+                        table=a.number,
+                        position=(seat - first_dealer) % n,
+                        entrant=seats[seat].user_id,
+                        points=entry["deltas"][seat],
+                        dealing=index,
+                        declarer=entry["declarer"] == seat,
+                        contract=entry["contract"],
+                        outcome=entry["outcome"],
+                    )
+                )
+            board += 1
+    return out, names
+
+
+def round_boards(t: Tournament, number: int) -> RoundBoards | None:
+    """The boards of a duplicate round, or None: not a duplicate event, no such round,
+    or the round is not over (its boards are secret until then)."""
+    if t.format != Tournament.Format.DUPLICATE:
+        return None
+    rnd = Round.objects.filter(tournament=t, number=number).first()
+    dealing = DuplicateDealing.objects.filter(tournament=t, round_number=number).first()
+    if rnd is None or dealing is None or dealing.revealed_at is None:
+        return None
+    results, names = round_board_results(rnd)
+    by_board: dict[int, list[BoardRow]] = defaultdict(list)
+    for score in board_scores(results, bots=t.duplicate_bots):
+        r = score.result
+        by_board[r.board].append(BoardRow(r.table, r.position, names.get(r.entrant, ""), score))
+    boards = [
+        BoardView(b + 1, sorted(rows, key=lambda row: (row.position, row.table)))
+        for b, rows in sorted(by_board.items())
+    ]
+    return RoundBoards(number, dealing.commitment, dealing.round_seed, boards)
+
+
+@dataclass(frozen=True)
+class OpenDealing:
+    """The next duplicate round's published commitment, while it takes seeds."""
+
+    round_number: int
+    commitment: str
+    my_seed: str | None  # the visitor's own seed, if he gave one
+    may_give: bool  # an entrant who has not given one yet
+
+
+def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
+    """The earliest round of a duplicate event still taking the entrants' seeds."""
+    if t.format != Tournament.Format.DUPLICATE:
+        return None
+    dealing = (
+        DuplicateDealing.objects.filter(tournament=t, sealed_at=None)
+        .order_by("round_number")
+        .first()
+    )
+    if dealing is None:
+        return None
+    who = user if getattr(user, "is_authenticated", False) else None
+    mine = (
+        dealing.entrant_seeds.filter(user=who).values_list("seed", flat=True).first()
+        if who
+        else None
+    )
+    entered = who is not None and t.registrations.filter(user=who, status__in=ENTERED).exists()
+    return OpenDealing(dealing.round_number, dealing.commitment, mine, entered and mine is None)

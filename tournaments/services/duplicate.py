@@ -1,0 +1,103 @@
+"""Duplicate rounds' dealing (docs/duplicate.md, docs/fair-dealing.md "Duplicate rounds"):
+commit a round's secret before the round is seated, take the entrants' seeds until its
+tables start, give the tables the sequence's seeds, reveal the secret when the round ends.
+
+    commit (round n: when round n − 1 is seated, round 1 at the event's start)
+      → entrants add seeds → seal (the round's tables start) → reveal (the round is over)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+
+from accounts.types import User
+from games.engine.fair import (
+    InvalidSeed,
+    commitment,
+    duplicate_server_seed,
+    new_server_seed,
+    validate_client_seed,
+)
+from tournaments import errors
+from tournaments.models import DuplicateDealing, EntrantSeed, Registration, Tournament
+from tournaments.services.common import R, current_time
+
+
+def duplicate_commit(
+    *, tournament: Tournament, number: int, now: datetime | None = None
+) -> DuplicateDealing:
+    """The committed dealing of round ``number``: a fresh secret round seed whose SHA-256
+    is published at once. Idempotent: a round is committed once."""
+    found = DuplicateDealing.objects.filter(tournament=tournament, round_number=number).first()
+    if found is not None:
+        return found
+    seed = new_server_seed()
+    try:
+        with transaction.atomic():
+            return DuplicateDealing.objects.create(
+                tournament=tournament,
+                round_number=number,
+                round_seed=seed.hex(),
+                commitment=commitment(seed),
+                committed_at=current_time(now),
+            )
+    except IntegrityError:
+        return DuplicateDealing.objects.get(tournament=tournament, round_number=number)
+
+
+@transaction.atomic
+def entrant_seed_give(
+    *, tournament: Tournament, user: User, seed: str, now: datetime | None = None
+) -> EntrantSeed:
+    """An entrant adds his own seed to the next round's dealing: once a round, before its
+    tables start (docs/fair-dealing.md: any one honest seed makes the boards unpredictable)."""
+    try:
+        seed = validate_client_seed(seed)
+    except InvalidSeed as exc:
+        raise errors.Invalid(str(exc)) from None
+    if not Registration.objects.filter(
+        tournament=tournament, user=user, status__in=(R.REGISTERED, R.CHECKED_IN)
+    ).exists():
+        raise errors.NotRegistered()
+    dealing = (
+        DuplicateDealing.objects.select_for_update()
+        .filter(tournament=tournament, sealed_at=None)
+        .order_by("round_number")
+        .first()
+    )
+    if dealing is None:
+        raise errors.WrongState("no round is taking seeds now")
+    if EntrantSeed.objects.filter(dealing=dealing, user=user).exists():
+        raise errors.Invalid("you have already given a seed for this round")
+    return EntrantSeed.objects.create(
+        dealing=dealing, user=user, seed=seed, given_at=current_time(now)
+    )
+
+
+def duplicate_seal(*, dealing: DuplicateDealing, now: datetime | None = None) -> None:
+    """The round's tables start: no more seeds."""
+    if dealing.sealed_at is None:
+        dealing.sealed_at = current_time(now)
+        dealing.save(update_fields=["sealed_at"])
+
+
+def duplicate_reveal(*, dealing: DuplicateDealing, now: datetime | None = None) -> None:
+    """The round is over: its seed is public (the pages and the records show it)."""
+    if dealing.revealed_at is None:
+        dealing.revealed_at = current_time(now)
+        dealing.save(update_fields=["revealed_at"])
+
+
+def entrant_seeds(dealing: DuplicateDealing) -> dict[int, str]:
+    """The entrants' seeds by entrant number (the user's id)."""
+    return dict(dealing.entrant_seeds.values_list("user_id", "seed"))
+
+
+def dealing_server_seed(dealing: DuplicateDealing, index: int) -> bytes:
+    """The server seed of the round's ``index``-th dealing: every table's ``index``-th
+    deal (redeals included) is dealt from it. Only once sealed: the seeds are final."""
+    if dealing.sealed_at is None:
+        raise errors.WrongState("the round's seeds are not final until its tables start")
+    return duplicate_server_seed(bytes.fromhex(dealing.round_seed), entrant_seeds(dealing), index)
