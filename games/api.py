@@ -37,6 +37,9 @@ def _option_schema(name: str, default: Any) -> dict[str, Any]:
     if name == "target":
         low, high = table_rules.TARGET_RANGE
         return {"type": "integer", "minimum": low, "maximum": high}
+    if name == "deals":  # docs/spec.md §3.7: a match of N counted deals, or null
+        low, high = table_rules.DEALS_RANGE
+        return {"type": "integer", "nullable": True, "minimum": low, "maximum": high}
     if name == "red_threshold":
         return {"type": "integer", "nullable": True, "enum": list(RED_THRESHOLDS)}
     if isinstance(default, bool):
