@@ -170,6 +170,17 @@ def message_readable(*, user: User, message: ChatMessage) -> bool:
     return tournament_chat_access(user=user, tournament_id=message.tournament_id).read
 
 
+def watchable_table(*, table_id: int, user: Visitor | None, invite_code: str | None) -> Table:
+    """The table, if ``user`` may watch it (a private one: seated, or with its invite
+    code); NotFound or Forbidden otherwise."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise errors.NotFound(_("No such table."))
+    if not table_selectors.may_watch(table=table, user=user, invite_code=invite_code):
+        raise errors.Forbidden()
+    return table
+
+
 @dataclass(frozen=True, slots=True)
 class Room:
     """What a club socket on a table's or a tournament's page starts with."""
@@ -210,11 +221,7 @@ def chat_room(
     off = me is not None and chat_off_for(me.pk)
     ignored = ignored_ids(user_id=me.pk) if me is not None else set()
     if table_id is not None:
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
-            raise errors.NotFound(_("No such table."))
-        if not table_selectors.may_watch(table=table, user=user, invite_code=invite_code):
-            raise errors.Forbidden()
+        table = watchable_table(table_id=table_id, user=user, invite_code=invite_code)
         seated = me is not None and Seat.objects.filter(table=table, user=me).exists()
         messages = messages.filter(table=table)
         if seated and table.status == Table.Status.PLAYING:
