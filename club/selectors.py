@@ -191,6 +191,7 @@ class Room:
     room: str | None  # where what he writes goes
     chat_off: bool  # his own switch
     table_chat_off: bool
+    switches_table: bool  # he may turn the table's chat off (its creator, a moderator)
     moderator: bool
     ignored: set[int]
     follows: list[int]
@@ -228,6 +229,7 @@ def chat_room(
             messages = messages.filter(room=Rooms.PLAYERS)
         group = realtime.table_group(table.pk)
         switched_off = table_chat_off(table.pk)
+        switches = me is not None and (table.created_by_id == me.pk or me.is_staff)
         room: str | None = Rooms.PLAYERS if seated else Rooms.SPECTATORS
         writes = me is not None and not off and not switched_off
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_of(table.pk))
@@ -242,6 +244,7 @@ def chat_room(
             messages = messages.filter(announcement=True)
         group = realtime.tournament_group(tournament_id)
         switched_off = False
+        switches = False
         room = Rooms.TOURNAMENT
         writes = me is not None and not off and access.write
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_id)
@@ -263,6 +266,7 @@ def chat_room(
         room=room if writes else None,
         chat_off=off,
         table_chat_off=switched_off,
+        switches_table=switches,
         moderator=moderator,
         ignored=ignored,
         follows=follows,
@@ -279,6 +283,7 @@ def chat_state(room: Room) -> dict[str, Any]:
         "room": room.room,
         "chat_off": room.chat_off,
         "table_chat_off": room.table_chat_off,
+        "switches_table": room.switches_table,
         "moderator": room.moderator,
         "follows": room.follows,
         "messages": room.history,
