@@ -229,3 +229,24 @@ class ChallengeAnswerView(ClubAPIView):
                 user=user, challenge_id=challenge_id, accept=answer == "accept"
             )
         return Response(selectors.challenge_payload(challenge))
+
+
+class TableChatSerializer(serializers.Serializer[Any]):
+    off = serializers.BooleanField(help_text="True: nobody writes in the table's chat.")
+
+
+class TableChatView(ClubAPIView):
+    @extend_schema(
+        summary="Turn a table's chat off or on (its creator)",
+        request=TableChatSerializer,
+        responses={200: TableChatSerializer, **ERRORS},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        serializer = TableChatSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        row = services.table_chat_switch(
+            user=signed_in(request.user),
+            table_id=table_id,
+            off=serializer.validated_data["off"],
+        )
+        return Response({"off": row.chat_off})

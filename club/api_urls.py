@@ -16,6 +16,9 @@ urlpatterns = [
     path("club/mutes/<str:username>/", api.MuteDeleteView.as_view(), name="api-club-mute"),
     path("club/challenges/", api.ChallengesView.as_view(), name="api-club-challenges"),
     path(
+        "club/tables/<int:table_id>/chat/", api.TableChatView.as_view(), name="api-club-table-chat"
+    ),
+    path(
         "club/challenges/<int:challenge_id>/<str:answer>/",
         api.ChallengeAnswerView.as_view(),
         name="api-club-challenge-answer",

@@ -13,7 +13,8 @@ service or selector in the thread pool, send what it gives.
   while it was said (a spectators' message during play: ``club.services.chat``).
 
 Client messages: ``say`` {text}, ``report`` {message, reason}, ``mute`` {user},
-``hide`` {message} (moderators), ``chat`` {off} (his own switch), ``answer``
+``hide`` {message} (moderators), ``chat`` {off} (his own switch), ``table_chat``
+{off} (the table's creator), ``answer``
 {challenge, accept}, ``cancel`` {challenge}, ``ping``; each answered
 by ``ack`` or ``error`` with the message's ``id``.
 """
@@ -64,6 +65,7 @@ _say = _in_pool(services.chat_say)
 _report = _in_pool(services.chat_report)
 _hide = _in_pool(services.message_hide)
 _switch = _in_pool(services.chat_switch)
+_table_switch = _in_pool(services.table_chat_switch)
 _mute_write = _in_pool(_mute)
 _challenges_read = _in_pool(selectors.challenges_open_for)
 _answer = _in_pool(services.challenge_answer)
@@ -210,6 +212,11 @@ class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
     async def on_chat(self, message: dict[str, Any]) -> None:
         await _switch(user=self.user, off=bool(message.get("off")))
 
+    async def on_table_chat(self, message: dict[str, Any]) -> None:
+        if self.table_id is None:
+            raise errors.Invalid()
+        await _table_switch(user=self.user, table_id=self.table_id, off=bool(message.get("off")))
+
     async def on_answer(self, message: dict[str, Any]) -> None:
         await _answer(
             user=self.user,
@@ -229,6 +236,7 @@ class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
         "hide": on_hide,
         "mute": on_mute,
         "chat": on_chat,
+        "table_chat": on_table_chat,
         "answer": on_answer,
         "cancel": on_cancel,
         "ping": on_ping,

@@ -170,6 +170,17 @@ def message_readable(*, user: User, message: ChatMessage) -> bool:
     return tournament_chat_access(user=user, tournament_id=message.tournament_id).read
 
 
+def watchable_table(*, table_id: int, user: Visitor | None, invite_code: str | None) -> Table:
+    """The table, if ``user`` may watch it (a private one: seated, or with its invite
+    code); NotFound or Forbidden otherwise."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise errors.NotFound(_("No such table."))
+    if not table_selectors.may_watch(table=table, user=user, invite_code=invite_code):
+        raise errors.Forbidden()
+    return table
+
+
 @dataclass(frozen=True, slots=True)
 class Room:
     """What a club socket on a table's or a tournament's page starts with."""
@@ -180,6 +191,7 @@ class Room:
     room: str | None  # where what he writes goes
     chat_off: bool  # his own switch
     table_chat_off: bool
+    switches_table: bool  # he may turn the table's chat off (its creator, a moderator)
     moderator: bool
     ignored: set[int]
     follows: list[int]
@@ -210,17 +222,14 @@ def chat_room(
     off = me is not None and chat_off_for(me.pk)
     ignored = ignored_ids(user_id=me.pk) if me is not None else set()
     if table_id is not None:
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
-            raise errors.NotFound(_("No such table."))
-        if not table_selectors.may_watch(table=table, user=user, invite_code=invite_code):
-            raise errors.Forbidden()
+        table = watchable_table(table_id=table_id, user=user, invite_code=invite_code)
         seated = me is not None and Seat.objects.filter(table=table, user=me).exists()
         messages = messages.filter(table=table)
         if seated and table.status == Table.Status.PLAYING:
             messages = messages.filter(room=Rooms.PLAYERS)
         group = realtime.table_group(table.pk)
         switched_off = table_chat_off(table.pk)
+        switches = me is not None and (table.created_by_id == me.pk or me.is_staff)
         room: str | None = Rooms.PLAYERS if seated else Rooms.SPECTATORS
         writes = me is not None and not off and not switched_off
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_of(table.pk))
@@ -235,6 +244,7 @@ def chat_room(
             messages = messages.filter(announcement=True)
         group = realtime.tournament_group(tournament_id)
         switched_off = False
+        switches = False
         room = Rooms.TOURNAMENT
         writes = me is not None and not off and access.write
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_id)
@@ -256,6 +266,7 @@ def chat_room(
         room=room if writes else None,
         chat_off=off,
         table_chat_off=switched_off,
+        switches_table=switches,
         moderator=moderator,
         ignored=ignored,
         follows=follows,
@@ -272,6 +283,7 @@ def chat_state(room: Room) -> dict[str, Any]:
         "room": room.room,
         "chat_off": room.chat_off,
         "table_chat_off": room.table_chat_off,
+        "switches_table": room.switches_table,
         "moderator": room.moderator,
         "follows": room.follows,
         "messages": room.history,

@@ -24,7 +24,6 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from club import errors, realtime, wordfilter
 from club.models import ChatBan, ChatMessage, ChatReport, ChatSettings, TableChat
-from games import selectors as table_selectors
 from games.models import Seat, Table
 
 Room = ChatMessage.Room
@@ -118,11 +117,9 @@ def chat_say(
         hide_from: list[int] | None = None
         place: dict[str, Any]
         if table_id is not None:
-            table = Table.objects.filter(pk=table_id).first()
-            if table is None:
-                raise errors.NotFound(_("No such table."))
-            if not table_selectors.may_watch(table=table, user=user, invite_code=invite_code):
-                raise errors.Forbidden()
+            from club.selectors import watchable_table
+
+            table = watchable_table(table_id=table_id, user=user, invite_code=invite_code)
             if table_chat_off(table.pk):
                 raise errors.ChatOff()
             _checks(user, tournament_of(table.pk))

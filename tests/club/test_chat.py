@@ -304,3 +304,15 @@ async def test_chat_is_deleted_after_the_retention_time_unless_a_report_waits() 
     assert await sync_to_async(services.chat_expire)() == 1
     left = await sync_to_async(lambda: sorted(ChatMessage.objects.values_list("text", flat=True)))()
     assert left == ["new", "old but reported"]
+
+
+async def test_the_tables_creator_turns_its_chat_off_live() -> None:
+    table, (ann, bob) = await _table(humans=2, bots=1)
+    a, b = await Chat.open(ann, table.pk), await Chat.open(bob, table.pk)
+    assert a.state["switches_table"] and not b.state["switches_table"]
+    assert (await b.send(type="table_chat", off=True))["code"] == "forbidden"
+    assert (await a.send(type="table_chat", off=True))["type"] == "ack"
+    assert (await b.next("chat.switched"))["off"] is True
+    assert (await b.say("hello"))["code"] == "chat_off"
+    await a.close()
+    await b.close()

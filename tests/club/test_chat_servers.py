@@ -78,3 +78,28 @@ def test_the_chat_rate_limit_holds_across_two_server_processes(
     assert ChatMessage.objects.count() == limit
     assert heard == "line 0"  # said on the first process, heard on the second
     assert online  # bob's socket on a server process, read here through Redis
+
+
+@pytest.mark.slow(seconds=10)
+def test_presence_ends_within_seconds_after_a_socket_drops_without_a_close(
+    stack_env: dict[str, str],  # noqa: F811
+    processes: list[Process],  # noqa: F811
+) -> None:
+    table, users = started_table(humans=2, bots=1)
+    port = free_port()
+    processes.append(serve(port, stack_env))
+    (token, _other) = tokens_for(users)
+    ann = users[0].pk
+
+    async def run() -> tuple[bool, bool]:
+        ws = await _open(port, table.pk, token)
+        online = presence.of([ann])[ann].online
+        ws.transport.abort()  # the network goes: no close frame, the TCP connection reset
+        for _ in range(100):  # ten seconds at most (the server notices at once)
+            if not presence.of([ann])[ann].online:
+                break
+            await asyncio.sleep(0.1)
+        return online, presence.of([ann])[ann].online
+
+    was_online, still_online = asyncio.run(run())
+    assert was_online and not still_online

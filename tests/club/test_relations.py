@@ -174,3 +174,17 @@ def test_the_blocker_may_still_sit_at_the_blocked_players_table() -> None:
     services.block_create(user=ann, target=bob)
     table = table_services.table_create(user=bob, players=3)
     table_services.table_join(table=table, user=ann)
+
+
+def test_api_the_tables_creator_turns_its_chat_off_and_nobody_else() -> None:
+    from games import services as table_services
+
+    ann, bob = UserFactory(), UserFactory()
+    table = table_services.table_create(user=ann, players=3)
+    url = f"/api/v1/club/tables/{table.pk}/chat/"
+    refused = signed_in_client(bob).post(url, {"off": True}, content_type="application/json")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+    answer = signed_in_client(ann).post(url, {"off": True}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json() == {"off": True}
+    with pytest.raises(errors.ChatOff):
+        services.chat_say(user=ann, table_id=table.pk, text="hello")

@@ -11,6 +11,7 @@
   const input = panel.querySelector("#chat-text");
   const note = panel.querySelector(".chat-note");
   const off = panel.querySelector(".chat-off");
+  const tableOff = panel.querySelector(".table-chat-off");
   const URL = /\bhttps?:\/\/[^\s<>"']+/g;
   let state = { follows: [], moderator: false, writes: false };
   let me = null;
@@ -103,6 +104,8 @@
     message.messages.forEach(add);
     off.checked = message.chat_off;
     off.parentElement.hidden = me === null;
+    tableOff.checked = message.table_chat_off;
+    tableOff.parentElement.hidden = !message.switches_table;
     form.hidden = !message.writes;
     input.maxLength = message.max_length;
     input.placeholder = message.room ? text["write" + message.room[0].toUpperCase() + message.room.slice(1)] : "";
@@ -117,7 +120,9 @@
     if (item) item.remove();
   });
   window.Club.on("chat.switched", (message) => {
-    form.hidden = message.off || !state.writes;
+    state.writes = !message.off && !state.chat_off && me !== null;
+    tableOff.checked = message.off;
+    form.hidden = !state.writes;
     showNote(message.off ? text.tableOff : "");
   });
   window.Club.on("error", (message) => {
@@ -129,4 +134,5 @@
     if (value && say({ type: "say", text: value })) input.value = "";
   });
   off.addEventListener("change", () => say({ type: "chat", off: off.checked }));
+  tableOff.addEventListener("change", () => say({ type: "table_chat", off: tableOff.checked }));
 })();
