@@ -5,6 +5,7 @@ from analysis import api
 
 urlpatterns = [
     path("tables/<id:table_id>/analysis/", api.AnalysisView.as_view(), name="api-table-analysis"),
+    path("tables/<id:table_id>/hint/", api.HintView.as_view(), name="api-table-hint"),
     path(
         "players/<str:username>/analysis/",
         api.PlayerAnalysisView.as_view(),
