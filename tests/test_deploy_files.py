@@ -226,5 +226,6 @@ def test_make_lint_names_the_strict_packages_on_one_line():
     )
 
     assert any(
-        line.endswith("mypy --strict games/engine games/bots analysis/core.py") for line in done.stdout.splitlines()
+        line.endswith("mypy --strict games/engine games/bots analysis/core.py")
+        for line in done.stdout.splitlines()
     ), done.stdout
