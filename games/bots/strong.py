@@ -219,14 +219,18 @@ class _Search:
     # -- dark or look ------------------------------------------------------------------
 
     def _dark(self) -> Action:
-        view = self.view
+        return DARK if self.dark_value() > 0 and DARK in self.legal else LOOK
+
+    def dark_value(self) -> float:
+        """The mean value of declaring blind at 120 over the sampled whole deals (a
+        normal deal is worth 0)."""
         total = 0.0
         n = 0
         for _ in self.clock.samples():
-            hands, talon = blind_world(view, self.rng)
+            hands, talon = blind_world(self.view, self.rng)
             total += self.value.of(self.declare(self.me, hands, talon, 120, dark=True))
             n += 1
-        return DARK if n and total / n > 0 and DARK in self.legal else LOOK
+        return total / n if n else 0.0
 
     # -- bidding -----------------------------------------------------------------------
 
@@ -439,6 +443,14 @@ class _Search:
     # -- play --------------------------------------------------------------------------
 
     def _play(self, know: Knowledge) -> Action:
+        actions = list(self.legal)
+        totals, _ = self.play_totals(know)
+        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        return actions[best]
+
+    def play_totals(self, know: Knowledge) -> tuple[list[float], int]:
+        """The summed value of every legal card over the sampled worlds, and how many
+        worlds there were."""
         view = self.view
         actions = list(self.legal)
         totals = [0.0] * len(actions)
@@ -446,20 +458,21 @@ class _Search:
         k = len(active(view))
         exact = left <= self.bot.exact_tricks * k
         plays = Plays(view)
+        n = 0
         for _ in self.clock.samples():
             hands = self._played_world(know, plays)
             try:
                 world = deal_from_view(view, hands)
             except ValueError:
                 continue  # a sample the knowledge could not make consistent
+            n += 1
             for i, action in enumerate(actions):
                 deal = world.copy()
                 deal.apply(action)
                 totals[i] += self.value.of(
                     self.finish(deal, self.bot.exact_tricks if exact else None)
                 )
-        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        return actions[best]
+        return totals, n
 
 
 def _scored_at(deal: Deal, contract: int | None) -> Deal:
