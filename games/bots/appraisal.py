@@ -29,7 +29,7 @@ from games.engine.views import View
 
 from .knowledge import Knowledge, knowledge_of
 from .policy import cards_to_give
-from .reading import active, auction_without_me, contract_values, kept
+from .reading import contract_values, kept
 from .strong import GIVE_CANDIDATES, KEEP_PLANS, PRUNE_AFTER, StrongBot, _scored_at, _Search
 
 
@@ -97,33 +97,15 @@ class _Appraiser(_Search):
         return {DARK: self.dark_value(), LOOK: 0.0}
 
     def _bid_values(self, know: Knowledge) -> dict[Action, float]:
-        view = self.view
         legal = self.legal
         bids = sorted(a.value for a in legal if isinstance(a, Bid))
         prices = [bids[0]] if bids else []
         if isinstance(self.taken, Bid) and self.taken.value not in prices:
             prices.append(self.taken.value)
-        standing = [s for s, v in view.bids if v is not None]
-        holder = standing[-1] if standing else -1
-        rivals = [s for s in active(view) if s != self.me and s not in view.passed]
-        go = dict.fromkeys(prices, 0.0)
-        stop = 0.0
-        n = 0
-        for _ in self.clock.samples():
-            hands, piles = self._world(know)
-            talon = piles[0] if piles else 0
-            for price in prices:
-                world = self.declare(self.me, hands, talon, price)
-                go[price] += self._named_after_talon(world, price)
-            if holder in rivals:
-                winner, price = auction_without_me(view, rivals, holder, hands)
-                dark = view.dark and winner == holder
-                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
-            n += 1
-        n = max(n, 1)
-        out: dict[Action, float] = {Bid(p): v / n for p, v in go.items()}
+        going, stop = self.bid_values(know, prices)
+        out: dict[Action, float] = {Bid(p): v for p, v in going.items()}
         if PASS in legal:
-            out[PASS] = stop / n
+            out[PASS] = stop
         if REDEAL in legal:
             out[REDEAL] = 0.0
         return out

@@ -235,7 +235,6 @@ class _Search:
     # -- bidding -----------------------------------------------------------------------
 
     def _bid(self, know: Knowledge) -> Action:
-        view = self.view
         legal = self.legal
         bids = sorted(a.value for a in legal if isinstance(a, Bid))
         can_pass = PASS in legal
@@ -243,28 +242,41 @@ class _Search:
         if not bids:
             return PASS if can_pass else legal[0]
         lo = bids[0]
-        me = self.me
-        standing = [s for s, v in view.bids if v is not None]
-        holder = standing[-1] if standing else -1
-        worlds: list[Deal] = []
-        stop = 0.0
-        rivals = [s for s in active(view) if s != me and s not in view.passed]
-        for _ in self.clock.samples():
-            hands, piles = self._world(know)
-            talon = piles[0] if piles else 0
-            worlds.append(self.declare(me, hands, talon, lo))
-            if holder in rivals:
-                winner, price = auction_without_me(view, rivals, holder, hands)
-                dark = view.dark and winner == holder
-                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
-        stop /= max(len(worlds), 1)
-        # Going on: declarer at the lowest bid, naming his contract after the talon.
-        go = sum(self._named_after_talon(d, lo) for d in worlds) / max(len(worlds), 1)
+        going, stop = self.bid_values(know, [lo])
+        go = going[lo]
         if can_redeal and max(go, stop) < 0:
             return REDEAL
         if go > stop or not can_pass:
             return Bid(lo)
         return PASS
+
+    def bid_values(self, know: Knowledge, prices: Sequence[int]) -> tuple[dict[int, float], float]:
+        """The mean values, over the sampled worlds, of going on at each of ``prices``
+        (declarer at that price, naming his contract after the talon) and of stopping (the
+        auction goes on without me: a rival still bidding who would outbid the standing
+        bid declares, else the holder of the standing bid, and I defend)."""
+        view = self.view
+        me = self.me
+        standing = [s for s, v in view.bids if v is not None]
+        holder = standing[-1] if standing else -1
+        rivals = [s for s in active(view) if s != me and s not in view.passed]
+        going = dict.fromkeys(prices, 0.0)
+        stop = 0.0
+        n = 0
+        for _ in self.clock.samples():
+            hands, piles = self._world(know)
+            talon = piles[0] if piles else 0
+            for price in prices:
+                going[price] += self._named_after_talon(
+                    self.declare(me, hands, talon, price), price
+                )
+            if holder in rivals:
+                winner, price = auction_without_me(view, rivals, holder, hands)
+                dark = view.dark and winner == holder
+                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
+            n += 1
+        n = max(n, 1)
+        return {p: v / n for p, v in going.items()}, stop / n
 
     def _named_after_talon(self, deal: Deal, price: int) -> float:
         """The value of a world played out at ``price`` when the declarer names his
