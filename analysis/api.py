@@ -109,3 +109,24 @@ class HintView(APIView):
     )
     def post(self, request: Request, table_id: int) -> Response:
         return Response(hints.hint_give(table_id=table_id, user=signed_in(request.user)))
+
+
+class RoundAnalysisView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Ask for a round's analyses",
+        description=(
+            "The tournament's organiser asks for the analysis of every finished table of "
+            "round `number` (outside the players' daily limits)."
+        ),
+        request=None,
+        responses={202: dict, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        asked = services.analysis_request_round(
+            tournament_id=tournament_id, number=number, user=signed_in(request.user)
+        )
+        return Response(
+            [selectors.analysis_data(a) for a in asked], status=status.HTTP_202_ACCEPTED
+        )

@@ -78,3 +78,9 @@ class NotYourTurn(AnalysisError):
     code = "not_your_turn"
     status = 409
     default_message = _("It is not your turn: a hint is for your own decision.")
+
+
+class NotOrganiser(AnalysisError):
+    code = "not_organiser"
+    status = 403
+    default_message = _("Only the tournament's organiser may ask for a round's analyses.")
