@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from analysis.hints import hints_allowed
 from analysis.pages import hint_strings, panel_strings
+from analysis.selectors import player_trend
 from games import selectors as table_selectors
 
 register = template.Library()
@@ -44,3 +45,16 @@ def hint_panel(context: dict[str, Any], table: Any) -> dict[str, Any]:
         "hint_config": {"url": reverse("api-table-hint", args=[table.pk])},
         "hint_strings": panel_strings() | hint_strings(),
     }
+
+
+@register.inclusion_tag("analysis/_trend.html")
+def analysis_trend(player: Any) -> dict[str, Any]:
+    """A person's mean loss a decision over his analysed matches, with a trend line."""
+    trend = player_trend(user=player)
+    matches = trend["matches_list"]
+    top = max([m["mean_loss"] for m in matches] + [1.0])
+    width = max(len(matches) - 1, 1)
+    points = " ".join(
+        f"{i * 100 / width:.1f},{38 - m['mean_loss'] / top * 36:.1f}" for i, m in enumerate(matches)
+    )
+    return {"trend": trend, "points": points}
