@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from accounts.types import User, signed_in
 from analysis import errors as err
-from analysis import selectors, services
+from analysis import hints, selectors, services
 from games import errors as table_errors
 from games import selectors as table_selectors
 from games.api import ERRORS, ErrorSerializer
@@ -91,3 +91,42 @@ class PlayerAnalysisView(APIView):
         if user is None:
             raise err.NoSuchPlayer
         return Response(selectors.player_trend(user=user))
+
+
+class HintView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="What would strong do?",
+        description=(
+            "At an unrated table of one person against bots, the strong bot's choice for "
+            "your current decision (from your seat's view only). Refused at rated tables, "
+            "tournament tables, tables with another person and to spectators; the match's "
+            "record notes the hints used."
+        ),
+        request=None,
+        responses={200: dict, **ERRORS},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        return Response(hints.hint_give(table_id=table_id, user=signed_in(request.user)))
+
+
+class RoundAnalysisView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Ask for a round's analyses",
+        description=(
+            "The tournament's organiser asks for the analysis of every finished table of "
+            "round `number` (outside the players' daily limits)."
+        ),
+        request=None,
+        responses={202: dict, **ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, number: int) -> Response:
+        asked = services.analysis_request_round(
+            tournament_id=tournament_id, number=number, user=signed_in(request.user)
+        )
+        return Response(
+            [selectors.analysis_data(a) for a in asked], status=status.HTTP_202_ACCEPTED
+        )

@@ -6,3 +6,9 @@ class AnalysisConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "analysis"
     verbose_name = _("Analysis")
+
+    def ready(self) -> None:
+        from analysis.receivers import on_match_finished
+        from games.signals import match_finished
+
+        match_finished.connect(on_match_finished, dispatch_uid="analysis.on_match_finished")

@@ -64,3 +64,23 @@ class NoSuchPlayer(AnalysisError):
     code = "not_found"
     status = 404
     default_message = _("No such player.")
+
+
+class HintRefused(AnalysisError):
+    code = "hint_refused"
+    status = 403
+    default_message = _(
+        "Hints are given only at an unrated table of one person against bots, outside tournaments."
+    )
+
+
+class NotYourTurn(AnalysisError):
+    code = "not_your_turn"
+    status = 409
+    default_message = _("It is not your turn: a hint is for your own decision.")
+
+
+class NotOrganiser(AnalysisError):
+    code = "not_organiser"
+    status = 403
+    default_message = _("Only the tournament's organiser may ask for a round's analyses.")

@@ -95,3 +95,24 @@ class PlayerAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"{self.analysis_id}/{self.seat}"
+
+
+class HintUse(models.Model):
+    """A "What would strong do?" asked at a practice table (issue 30): the record of the
+    match notes them (``meta.hints``)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hints")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hints"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    version = models.PositiveIntegerField(_("version"))
+    action = models.JSONField(_("the strong bot's choice"))
+    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hint")
+        verbose_name_plural = _("hints")
+
+    def __str__(self) -> str:
+        return f"{self.table_id}@{self.version}"

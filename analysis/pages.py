@@ -50,3 +50,11 @@ def panel_strings() -> dict[str, str]:
         "do_play": _("play {card}"),
         "dash": "—",
     }
+
+
+def hint_strings() -> dict[str, str]:
+    return {
+        "hint_ask": _("What would strong do?"),
+        "hint_answer": _("Strong would {action}."),
+        "hint_used": _("Hints used: {n}. The match record notes them."),
+    }

@@ -90,6 +90,28 @@ def analysis_request(*, table_id: int, user: User, limits: bool = True) -> Analy
     return analysis
 
 
+def analysis_request_round(*, tournament_id: int, number: int, user: User) -> list[Analysis]:
+    """The organiser (or staff) asks for the analysis of every finished table of a
+    tournament's round, outside the players' limits; tables of bots only are skipped."""
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not (user.is_staff or tournament.created_by_id == user.pk):
+        raise err.NotOrganiser
+    tables = Table.objects.filter(
+        tournament_assignment__round__tournament_id=tournament_id,
+        tournament_assignment__round__number=number,
+        status=Table.Status.FINISHED,
+    ).order_by("pk")
+    asked = []
+    for table in tables:
+        try:
+            asked.append(analysis_request(table_id=table.pk, user=user, limits=False))
+        except (err.NoPerson, err.NotFinished):
+            continue
+    return asked
+
+
 def _enqueue(analysis_id: int) -> None:
     from analysis import tasks
 

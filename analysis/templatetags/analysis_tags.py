@@ -1,4 +1,5 @@
-"""``{% analysis_panel table %}``: the analysis panel of a finished match's replay page."""
+"""``{% analysis_panel table %}``: the analysis panel of a finished match's replay page;
+``{% hint_panel table %}``: the practice hint button of a table page."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from analysis.pages import panel_strings
+from analysis.hints import hints_allowed
+from analysis.pages import hint_strings, panel_strings
+from analysis.selectors import player_trend
 from games import selectors as table_selectors
 
 register = template.Library()
@@ -29,3 +32,29 @@ def analysis_panel(context: dict[str, Any], table: Any) -> dict[str, Any]:
         },
         "analysis_strings": panel_strings(),
     }
+
+
+@register.inclusion_tag("analysis/_hint.html", takes_context=True)
+def hint_panel(context: dict[str, Any], table: Any) -> dict[str, Any]:
+    """The "What would strong do?" button, for the one person at a practice table."""
+    request = context["request"]
+    seat = table_selectors.seat_of(table_id=table.pk, user=request.user)
+    shown = table.status == "playing" and seat is not None and hints_allowed(table)
+    return {
+        "shown": shown,
+        "hint_config": {"url": reverse("api-table-hint", args=[table.pk])},
+        "hint_strings": panel_strings() | hint_strings(),
+    }
+
+
+@register.inclusion_tag("analysis/_trend.html")
+def analysis_trend(player: Any) -> dict[str, Any]:
+    """A person's mean loss a decision over his analysed matches, with a trend line."""
+    trend = player_trend(user=player)
+    matches = trend["matches_list"]
+    top = max([m["mean_loss"] for m in matches] + [1.0])
+    width = max(len(matches) - 1, 1)
+    points = " ".join(
+        f"{i * 100 / width:.1f},{38 - m['mean_loss'] / top * 36:.1f}" for i, m in enumerate(matches)
+    )
+    return {"trend": trend, "points": points}

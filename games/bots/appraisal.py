@@ -25,12 +25,11 @@ from itertools import combinations
 
 from games.engine.actions import DARK, LOOK, PASS, REDEAL, WRITE_OFF, Action, Bid, Contract, Give
 from games.engine.deal import Deal
-from games.engine.position import deal_from_view
 from games.engine.views import View
 
 from .knowledge import Knowledge, knowledge_of
 from .policy import cards_to_give
-from .reading import Plays, active, auction_without_me, blind_world, contract_values, kept
+from .reading import contract_values, kept
 from .strong import GIVE_CANDIDATES, KEEP_PLANS, PRUNE_AFTER, StrongBot, _scored_at, _Search
 
 
@@ -95,42 +94,18 @@ class _Appraiser(_Search):
         return None
 
     def _dark_values(self) -> dict[Action, float]:
-        total = 0.0
-        n = 0
-        for _ in self.clock.samples():
-            hands, talon = blind_world(self.view, self.rng)
-            total += self.value.of(self.declare(self.me, hands, talon, 120, dark=True))
-            n += 1
-        return {DARK: total / max(n, 1), LOOK: 0.0}
+        return {DARK: self.dark_value(), LOOK: 0.0}
 
     def _bid_values(self, know: Knowledge) -> dict[Action, float]:
-        view = self.view
         legal = self.legal
         bids = sorted(a.value for a in legal if isinstance(a, Bid))
         prices = [bids[0]] if bids else []
         if isinstance(self.taken, Bid) and self.taken.value not in prices:
             prices.append(self.taken.value)
-        standing = [s for s, v in view.bids if v is not None]
-        holder = standing[-1] if standing else -1
-        rivals = [s for s in active(view) if s != self.me and s not in view.passed]
-        go = dict.fromkeys(prices, 0.0)
-        stop = 0.0
-        n = 0
-        for _ in self.clock.samples():
-            hands, piles = self._world(know)
-            talon = piles[0] if piles else 0
-            for price in prices:
-                world = self.declare(self.me, hands, talon, price)
-                go[price] += self._named_after_talon(world, price)
-            if holder in rivals:
-                winner, price = auction_without_me(view, rivals, holder, hands)
-                dark = view.dark and winner == holder
-                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
-            n += 1
-        n = max(n, 1)
-        out: dict[Action, float] = {Bid(p): v / n for p, v in go.items()}
+        going, stop = self.bid_values(know, prices)
+        out: dict[Action, float] = {Bid(p): v for p, v in going.items()}
         if PASS in legal:
-            out[PASS] = stop / n
+            out[PASS] = stop
         if REDEAL in legal:
             out[REDEAL] = 0.0
         return out
@@ -205,27 +180,8 @@ class _Appraiser(_Search):
         return out
 
     def _play_values(self, know: Knowledge) -> dict[Action, float]:
-        view = self.view
-        actions = list(self.legal)
-        totals = [0.0] * len(actions)
-        left = sum(view.hand_sizes)
-        exact = left <= self.bot.exact_tricks * len(active(view))
-        plays = Plays(view)
-        n = 0
-        for _ in self.clock.samples():
-            hands = self._played_world(know, plays)
-            try:
-                world = deal_from_view(view, hands)
-            except ValueError:
-                continue
-            n += 1
-            for i, action in enumerate(actions):
-                deal = world.copy()
-                deal.apply(action)
-                totals[i] += self.value.of(
-                    self.finish(deal, self.bot.exact_tricks if exact else None)
-                )
-        return {a: t / max(n, 1) for a, t in zip(actions, totals)}
+        totals, n = self.play_totals(know)
+        return {a: t / max(n, 1) for a, t in zip(self.legal, totals)}
 
 
 __all__ = ["Appraisal", "appraise"]

@@ -219,19 +219,22 @@ class _Search:
     # -- dark or look ------------------------------------------------------------------
 
     def _dark(self) -> Action:
-        view = self.view
+        return DARK if self.dark_value() > 0 and DARK in self.legal else LOOK
+
+    def dark_value(self) -> float:
+        """The mean value of declaring blind at 120 over the sampled whole deals (a
+        normal deal is worth 0)."""
         total = 0.0
         n = 0
         for _ in self.clock.samples():
-            hands, talon = blind_world(view, self.rng)
+            hands, talon = blind_world(self.view, self.rng)
             total += self.value.of(self.declare(self.me, hands, talon, 120, dark=True))
             n += 1
-        return DARK if n and total / n > 0 and DARK in self.legal else LOOK
+        return total / n if n else 0.0
 
     # -- bidding -----------------------------------------------------------------------
 
     def _bid(self, know: Knowledge) -> Action:
-        view = self.view
         legal = self.legal
         bids = sorted(a.value for a in legal if isinstance(a, Bid))
         can_pass = PASS in legal
@@ -239,28 +242,41 @@ class _Search:
         if not bids:
             return PASS if can_pass else legal[0]
         lo = bids[0]
-        me = self.me
-        standing = [s for s, v in view.bids if v is not None]
-        holder = standing[-1] if standing else -1
-        worlds: list[Deal] = []
-        stop = 0.0
-        rivals = [s for s in active(view) if s != me and s not in view.passed]
-        for _ in self.clock.samples():
-            hands, piles = self._world(know)
-            talon = piles[0] if piles else 0
-            worlds.append(self.declare(me, hands, talon, lo))
-            if holder in rivals:
-                winner, price = auction_without_me(view, rivals, holder, hands)
-                dark = view.dark and winner == holder
-                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
-        stop /= max(len(worlds), 1)
-        # Going on: declarer at the lowest bid, naming his contract after the talon.
-        go = sum(self._named_after_talon(d, lo) for d in worlds) / max(len(worlds), 1)
+        going, stop = self.bid_values(know, [lo])
+        go = going[lo]
         if can_redeal and max(go, stop) < 0:
             return REDEAL
         if go > stop or not can_pass:
             return Bid(lo)
         return PASS
+
+    def bid_values(self, know: Knowledge, prices: Sequence[int]) -> tuple[dict[int, float], float]:
+        """The mean values, over the sampled worlds, of going on at each of ``prices``
+        (declarer at that price, naming his contract after the talon) and of stopping (the
+        auction goes on without me: a rival still bidding who would outbid the standing
+        bid declares, else the holder of the standing bid, and I defend)."""
+        view = self.view
+        me = self.me
+        standing = [s for s, v in view.bids if v is not None]
+        holder = standing[-1] if standing else -1
+        rivals = [s for s in active(view) if s != me and s not in view.passed]
+        going = dict.fromkeys(prices, 0.0)
+        stop = 0.0
+        n = 0
+        for _ in self.clock.samples():
+            hands, piles = self._world(know)
+            talon = piles[0] if piles else 0
+            for price in prices:
+                going[price] += self._named_after_talon(
+                    self.declare(me, hands, talon, price), price
+                )
+            if holder in rivals:
+                winner, price = auction_without_me(view, rivals, holder, hands)
+                dark = view.dark and winner == holder
+                stop += self.value.of(self.declare(winner, hands, talon, price, dark=dark))
+            n += 1
+        n = max(n, 1)
+        return {p: v / n for p, v in going.items()}, stop / n
 
     def _named_after_talon(self, deal: Deal, price: int) -> float:
         """The value of a world played out at ``price`` when the declarer names his
@@ -439,6 +455,14 @@ class _Search:
     # -- play --------------------------------------------------------------------------
 
     def _play(self, know: Knowledge) -> Action:
+        actions = list(self.legal)
+        totals, _ = self.play_totals(know)
+        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
+        return actions[best]
+
+    def play_totals(self, know: Knowledge) -> tuple[list[float], int]:
+        """The summed value of every legal card over the sampled worlds, and how many
+        worlds there were."""
         view = self.view
         actions = list(self.legal)
         totals = [0.0] * len(actions)
@@ -446,20 +470,21 @@ class _Search:
         k = len(active(view))
         exact = left <= self.bot.exact_tricks * k
         plays = Plays(view)
+        n = 0
         for _ in self.clock.samples():
             hands = self._played_world(know, plays)
             try:
                 world = deal_from_view(view, hands)
             except ValueError:
                 continue  # a sample the knowledge could not make consistent
+            n += 1
             for i, action in enumerate(actions):
                 deal = world.copy()
                 deal.apply(action)
                 totals[i] += self.value.of(
                     self.finish(deal, self.bot.exact_tricks if exact else None)
                 )
-        best = max(range(len(actions)), key=lambda i: (totals[i], -i))
-        return actions[best]
+        return totals, n
 
 
 def _scored_at(deal: Deal, contract: int | None) -> Deal:

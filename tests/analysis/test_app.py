@@ -196,3 +196,14 @@ def test_an_analysis_nobody_asked_for_reads_as_none() -> None:
     answer = APIClient().get(url(table))
     assert answer.status_code == 200
     assert answer.json() == {"table_id": table.pk, "status": "none", "result": None}
+
+
+def test_the_player_page_shows_his_analysed_matches_trend(client: Any) -> None:
+    user = UserFactory()
+    page = reverse("ratings:player", args=[user.username])
+    assert 'id="analysis-trend"' not in client.get(page).content.decode()
+    table = finished_table(users=[user])
+    with committed():
+        services.analysis_request(table_id=table.pk, user=user)
+    html = client.get(page).content.decode()
+    assert 'id="analysis-trend"' in html and "<polyline" in html

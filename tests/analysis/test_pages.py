@@ -9,34 +9,40 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from analysis.pages import panel_strings
+from analysis.pages import hint_strings, panel_strings
 
-SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "analysis.js"
+JS = Path(__file__).resolve().parents[2] / "static" / "js"
 
 
 def script_keys() -> set[str]:
-    text = re.sub(r"^\s*//.*$", "", SCRIPT.read_text(), flags=re.M)
-    keys = set(re.findall(r'\bt\(\s*"([a-z_0-9]+)"', text))
-    keys |= {p + "*" for p in re.findall(r"\bt\(\s*`([a-z_]+)\$\{", text)}
+    keys: set[str] = set()
+    for name in ("analysis.js", "hint.js"):
+        text = re.sub(r"^\s*//.*$", "", (JS / name).read_text(), flags=re.M)
+        keys |= set(re.findall(r'\bt\(\s*"([a-z_0-9]+)"', text))
+        keys |= {p + "*" for p in re.findall(r"\bt\(\s*`([a-z_]+)\$\{", text)}
     return keys
 
 
+def strings() -> dict[str, str]:
+    return panel_strings() | hint_strings()
+
+
 def test_every_string_the_panel_asks_for_exists() -> None:
-    strings = panel_strings()
+    every = strings()
     missing = [
         k
         for k in script_keys()
-        if not (k.endswith("*") and any(s.startswith(k[:-1]) for s in strings)) and k not in strings
+        if not (k.endswith("*") and any(s.startswith(k[:-1]) for s in every)) and k not in every
     ]
     assert missing == []
-    assert {"label_good", "label_blunder", "do_play", "do_bid", "do_give"} <= set(strings)
+    assert {"label_good", "label_blunder", "do_play", "do_bid", "hint_answer"} <= set(every)
 
 
 @pytest.mark.parametrize("language", ["ru", "uk"])
 def test_the_panel_s_strings_are_translated(language: str) -> None:
-    english = panel_strings()
+    english = strings()
     with translation.override(language):
-        translated = panel_strings()
+        translated = strings()
     same = [
         k for k, v in translated.items() if v == english[k] and re.search("[a-z]{3}", json.dumps(v))
     ]
