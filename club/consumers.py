@@ -33,8 +33,8 @@ from django.conf import settings
 from accounts.models import User
 from club import errors, presence, realtime, selectors, services
 from config.errors import ServiceError
+from config.ws_guard import GuardedSocket
 from games.consumers import CLOSE_ABUSE, RateLimit, _in_pool
-from games.realtime import ReleasesChannel
 
 MAX_FRAME = 2048
 
@@ -76,7 +76,8 @@ def _dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
+class ClubConsumer(GuardedSocket, AsyncWebsocketConsumer):
+    socket_kind = "club"
     user: Any = None
     user_id: int | None = None
     present = False
@@ -95,6 +96,8 @@ class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
         self.invite = (query.get("invite") or [None])[0]
         self.limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
         await self.accept()
+        if not await self.admit():  # the caps on sockets, per person and address
+            return
         if self.user_id is not None:
             await self.channel_layer.group_add(realtime.user_group(self.user_id), self.channel_name)
             await asyncio.to_thread(
@@ -179,6 +182,8 @@ class ClubConsumer(ReleasesChannel, AsyncWebsocketConsumer):
                 raise errors.Invalid()
             if handler is not ClubConsumer.on_ping and self.user is None:
                 raise errors.Forbidden()
+            if handler is not ClubConsumer.on_ping and not await self.credential_holds():
+                return  # signed out since (config.ws_guard): told so and closed
             await handler(self, message)
             if handler is not ClubConsumer.on_ping:
                 await self.send(text_data=_dumps({"type": "ack", "id": message_id}))

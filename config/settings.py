@@ -393,7 +393,7 @@ GAMES_WS_BURST = 20  # ... in bursts of this many
 GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is closed
 GAMES_WS_USER_RATE = 20.0  # client messages a second per person (per address when anonymous),
 GAMES_WS_USER_BURST = 40  # all his table connections together, in bursts of this many
-# Websockets of each kind (tables, lobby, tournaments, notifications) one person holds at
+# Websockets of each kind (tables, lobby, tournaments, notifications, club) one person holds at
 # a time, across every server process (counted in Redis: config/ws_guard.py) ...
 GAMES_WS_MAX_PER_USER = env.int("GAMES_WS_MAX_PER_USER", default=8)
 # ... and one address (0: no cap). Behind a proxy, set DJANGO_TRUSTED_PROXIES, or every

@@ -58,6 +58,7 @@ NOUNS = {
     "tournament": "tournament",
     "notifications": "notification",
     "echo": "echo",
+    "club": "club",
 }
 
 

@@ -93,6 +93,7 @@ async def test_the_friends_list_follows_a_socket_that_opens_and_drops() -> None:
     )
     connected, _ = await ws.connect()
     assert connected
+    assert (await ws.receive_json_from())["type"] == "challenges"  # taken in: counted, present
     assert await where() == [(True, table.pk, True)]
     await ws.disconnect()
     for _ in range(50):  # the consumer's end runs on the server's loop

@@ -66,6 +66,7 @@ def path_of(kind: str, table_id: int, tournament_id: int = 1) -> str:
         "lobby": "/ws/lobby/",
         "tournament": f"/ws/tournaments/{tournament_id}/",
         "notifications": "/ws/notifications/",
+        "club": "/ws/club/",
     }[kind]
 
 
@@ -123,7 +124,7 @@ def test_each_kind_of_socket_is_capped_per_person_across_two_servers(servers: An
 
     async def run() -> dict[str, tuple[str | None, int | None]]:
         outcome = {}
-        for kind in ("table", "lobby", "tournament", "notifications"):
+        for kind in ("table", "lobby", "tournament", "notifications", "club"):
             path = path_of(kind, table.pk)
             held = [await connect(ports[n % 2], path, token) for n in range(cap)]
             for ws in held:
@@ -354,7 +355,7 @@ def test_signing_out_closes_the_sessions_sockets(servers: Any) -> None:
 
     async def run() -> list[tuple[str | None, int | None]]:
         sockets = [await connect(port, path_of(kind, 0), cookie=cookie)
-                   for kind in ("lobby", "notifications", "tournament")]  # fmt: skip
+                   for kind in ("lobby", "notifications", "tournament", "club")]  # fmt: skip
         for ws in sockets:
             await settled(ws, "lobby")
         started = time.monotonic()
@@ -362,4 +363,4 @@ def test_signing_out_closes_the_sessions_sockets(servers: Any) -> None:
         assert response.status_code == 302 and time.monotonic() - started < TIMEOUT
         return [await refused(ws) for ws in sockets]
 
-    assert asyncio.run(run()) == [("signed_out", 4401)] * 3
+    assert asyncio.run(run()) == [("signed_out", 4401)] * 4
