@@ -10,13 +10,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.contrast import low_contrast
+from tests.e2e.screens import SCREENS
 from tests.e2e.steps import PASSWORD, sign_in
 
 pytestmark = pytest.mark.timeout(300)
 
-SCREENS = pytest.mark.parametrize(
-    "screen", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["1280", "390"]
-)
 REASON = "Scores misread from the sheet"
 
 # A Swiss table of 3 cut by the round's clock, its places turned round by the organiser

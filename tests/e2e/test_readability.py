@@ -10,13 +10,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.contrast import low_contrast
+from tests.e2e.screens import DESKTOP, PHONE, SCREENS
 from tests.e2e.steps import play_against_bots, sign_up
 
 pytestmark = pytest.mark.timeout(300)
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-SCREENS = pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["1280", "390"])
 
 TWO_NOTICES = """
 from accounts.models import User
