@@ -79,6 +79,19 @@ def test_the_unread_count_shows_in_the_header_without_opening_the_menu(pages, e2
     assert box["y"] + box["height"] <= header["y"] + header["height"]
 
 
+def test_on_a_phone_the_bar_keeps_brand_bell_language_and_menu_on_one_row(pages, e2e_server):
+    page = with_two_unread_notices(pages, e2e_server, PHONE)
+
+    middles = page.evaluate(
+        """() => [".brand", "#notifications summary", "#language", ".menu-button"].map((s) => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return r.top + r.height / 2;
+        })"""
+    )
+
+    assert max(middles) - min(middles) < 12
+
+
 @SCREENS
 def test_on_a_phone_the_open_notification_list_stays_on_the_screen(pages, e2e_server, screen):
     page = with_two_unread_notices(pages, e2e_server, screen)
