@@ -10,14 +10,11 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.screens import SCREENS
 from tests.e2e.steps import api_call, api_player, sign_up
 from tests.e2e.test_tournament_pages import TICK, organiser  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.timeout(400)
-
-SCREENS = pytest.mark.parametrize(
-    "screen", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["1280", "390"]
-)
 
 
 def confirm_with_reason(by: Any, action: str, reason: str) -> str:

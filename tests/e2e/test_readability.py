@@ -10,13 +10,11 @@ from typing import Any
 import pytest
 
 from tests.e2e.contrast import low_contrast
+from tests.e2e.screens import DESKTOP, PHONE, SCREENS
 from tests.e2e.steps import play_against_bots, sign_up
 
 pytestmark = pytest.mark.timeout(300)
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-SCREENS = pytest.mark.parametrize("screen", [DESKTOP, PHONE], ids=["1280", "390"])
 
 TWO_NOTICES = """
 from accounts.models import User
@@ -79,6 +77,19 @@ def test_the_unread_count_shows_in_the_header_without_opening_the_menu(pages, e2
     header = page.locator(".site-header .bar").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= screen["width"]
     assert box["y"] + box["height"] <= header["y"] + header["height"]
+
+
+def test_on_a_phone_the_bar_keeps_brand_bell_language_and_menu_on_one_row(pages, e2e_server):
+    page = with_two_unread_notices(pages, e2e_server, PHONE)
+
+    middles = page.evaluate(
+        """() => [".brand", "#notifications summary", "#language", ".menu-button"].map((s) => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return r.top + r.height / 2;
+        })"""
+    )
+
+    assert max(middles) - min(middles) < 12
 
 
 @SCREENS

@@ -8,14 +8,11 @@ import re
 
 import pytest
 
+from tests.e2e.screens import SCREENS
 from tests.e2e.steps import api_call, api_player, sign_up
 from tests.e2e.test_tournament_pages import TICK, organiser  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.timeout(300)
-
-SCREENS = pytest.mark.parametrize(
-    "screen", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["1280", "390"]
-)
 
 
 @SCREENS

@@ -7,6 +7,7 @@ the REST API; the server's own tick (every 5 s) does the rest.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from tests.e2e.test_lobby_and_languages import OVERFLOW
 
 pytestmark = pytest.mark.timeout(300)
 
+ORGANISERS = itertools.count(1)
 TICK = 90_000  # ms: many of the server's 5-second ticks: a slow machine running the whole suite
 
 
@@ -89,7 +91,8 @@ class Organiser:
 
 @pytest.fixture(scope="module")
 def organiser(browser: Any, e2e_server: Any) -> Iterator[Organiser]:
-    username = f"organiser{os.getpid()}"
+    # One per module that uses this fixture (other modules import it): each its own name.
+    username = f"organiser{os.getpid()}x{next(ORGANISERS)}"
     e2e_server.manage(
         "createsuperuser", "--noinput", "--username", username, "--email", "o@example.com",
         DJANGO_SUPERUSER_PASSWORD=PASSWORD,

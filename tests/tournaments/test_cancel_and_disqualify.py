@@ -12,7 +12,6 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Table
-from tests.factories import UserFactory
 from tests.tournaments.helpers import TournamentFactory, entered, play_round, running, settle
 from tournaments import errors, selectors, services
 from tournaments.models import Notification, Registration, Standing, Tournament
@@ -21,13 +20,6 @@ pytestmark = pytest.mark.django_db
 
 S = Tournament.Status
 R = Registration.Status
-
-
-@pytest.fixture
-def organiser() -> Client:
-    client = Client()
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
 
 
 def admin_action(client: Client, model: str, action: str, pks: list[int], **extra: str) -> Any:

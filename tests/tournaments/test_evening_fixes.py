@@ -20,13 +20,6 @@ from tournaments.models import Registration, Tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser() -> Client:
-    client = Client()
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
-
-
 def amend(organiser: Client, assignment: Any, places: str) -> Any:
     return organiser.post(
         reverse("admin:tournaments_assignment_change", args=[assignment.pk]),

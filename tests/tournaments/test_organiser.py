@@ -34,13 +34,6 @@ S = Tournament.Status
 R = Registration.Status
 
 
-@pytest.fixture
-def organiser() -> Client:
-    client = Client()
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    return client
-
-
 def signed_in(user: Any) -> Client:
     client = Client()
     client.force_login(user)
