@@ -13,9 +13,11 @@ from analysis.models import HintUse
 from games import scheduler, services
 from games.bots import make_bot
 from games.engine import action_from_dict
-from games.models import MatchResult
+from games.models import MatchResult, Table
 from tests.factories import UserFactory
 from tests.games.helpers import committed, current, human_turn, play_to_end, started_table
+from tests.tournaments.helpers import running
+from tournaments.models import Assignment
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +118,18 @@ def test_the_table_page_offers_a_hint_only_at_a_practice_table(client: Any) -> N
     assert (
         'id="hint-ask"' not in client.get(reverse("games:table", args=[rated.pk])).content.decode()
     )
+
+
+def test_a_hint_at_a_tournament_table_is_refused() -> None:
+    """One person against bots at an unrated table, as a practice table, but one of a
+    tournament's round: no hints there."""
+    tournament, _ = running(players=3, rated=False)
+    table, (me,) = started_table(humans=1, bots=2, preset="simple")
+    Assignment.objects.create(round=tournament.rounds.get(number=1), number=99, table=table)
+    to_seat(table, 0)
+
+    answer = hint(table, me)
+
+    assert answer.status_code == 403
+    assert answer.json()["error"]["code"] == "hint_refused"
+    assert not HintUse.objects.exists()
