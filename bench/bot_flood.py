@@ -5,7 +5,7 @@ The attack of issue 32: one account sends twelve ``POST /api/v1/tables/play-bots
 bots' worker pool busy; another player, alone at a table with two basic bots, waits for
 his next turn. This script starts the full stack on this machine (``scripts/stack``: one
 uvicorn, the bots' worker pool of two processes as the stack runs it, the results' pool,
-beat) on a database and a Redis db of its own (PostgreSQL and Redis must already run),
+beat; ``bench.chaos.Stack``) on a database and a Redis db of its own (PostgreSQL and Redis must already run),
 then measures, for ``--window`` seconds each:
 
 1. quiet: the other player alone (his table of two basic bots);
@@ -19,7 +19,7 @@ poll that sees his next turn: the two bots' turns in between, each after the bot
 accepted and refused, the waits (median, 90th percentile, max) and, when ``/healthz``
 reports it, the bots' queue delay it showed during each window.
 
-Run: ``python bench/bot_flood.py`` (about three minutes)
+Run: ``python bench/bot_flood.py`` (about four minutes; figures in docs/benchmarks.md §7)
      ``python bench/bot_flood.py --set GAMES_BOT_TABLES_PER_USER=100 --set
      GAMES_MASTER_TABLES_PER_USER=100`` (the caps lifted: the scheduling alone)
 """
@@ -30,7 +30,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -45,6 +44,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.chaos import Stack  # noqa: E402
 from bench.guard import database_free, redis_free  # noqa: E402
 
 POLL_SECONDS = 0.02
@@ -70,27 +70,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--label", default="", help="a name for the run in the printout")
     return parser.parse_args(argv)
-
-
-class Stack:
-    """``scripts/stack`` on the bench's own database and Redis db."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.log = log
-        path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-        with log.open("w") as out:
-            self.process = subprocess.Popen(
-                ["bash", "scripts/stack"], cwd=ROOT, env={**env, "PATH": path},
-                stdout=out, stderr=out, start_new_session=True,
-            )  # fmt: skip
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
 
 
 def healthz(port: int) -> dict[str, Any]:
@@ -238,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
         "REDIS_URL": args.redis_url,
         "PORT": str(args.port),
         "WEB_WORKERS": "1",
-        "HAPROXY": "none",
+        "DJANGO_STATIC_MANIFEST": "false",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
     }
     for item in args.set:
@@ -246,7 +225,10 @@ def main(argv: list[str] | None = None) -> None:
         env[key] = value
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     log = Path(f"/tmp/bot_flood-{args.port}.log")
-    stack = Stack(env, log)
+    log.write_text("")
+    subprocess.run([sys.executable, "scripts/createdb.py", args.database_url], cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)  # fmt: skip
+    stack = Stack(env, log, args.port, web=1)
     try:
         deadline = time.monotonic() + 300
         while healthz(args.port).get("status") != "ok":

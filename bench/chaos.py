@@ -187,11 +187,11 @@ def _answers(port: int) -> bool:
 
 
 class Stack:
-    """``scripts/stack --web 2`` in a process group of its own."""
+    """``scripts/stack --web N`` (2) in a process group of its own, on a migrated database."""
 
-    def __init__(self, env: dict[str, str], log_path: Path, port: int) -> None:
+    def __init__(self, env: dict[str, str], log_path: Path, port: int, web: int = 2) -> None:
         self.log_path, self.port = log_path, port
-        self.ports = [port, port + 1]
+        self.ports = [port + n for n in range(web)]
         path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
         stack_env = {
             **env,
@@ -202,7 +202,7 @@ class Stack:
         }
         with log_path.open("a") as out:
             self.process = subprocess.Popen(
-                ["bash", "scripts/stack", "--web", "2"], cwd=ROOT, env=stack_env, stdout=out, stderr=out,
+                ["bash", "scripts/stack", "--web", str(web)], cwd=ROOT, env=stack_env, stdout=out, stderr=out,
                 start_new_session=True,
             )  # fmt: skip
 
