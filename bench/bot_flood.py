@@ -19,7 +19,7 @@ poll that sees his next turn: the two bots' turns in between, each after the bot
 accepted and refused, the waits (median, 90th percentile, max) and, when ``/healthz``
 reports it, the bots' queue delay it showed during each window.
 
-Run: ``python bench/bot_flood.py`` (about four minutes; figures in docs/benchmarks.md §7)
+Run: ``python bench/bot_flood.py`` (about four minutes; figures in docs/benchmarks.md §8)
      ``python bench/bot_flood.py --set GAMES_BOT_TABLES_PER_USER=100 --set
      GAMES_MASTER_TABLES_PER_USER=100`` (the caps lifted: the scheduling alone)
 """
