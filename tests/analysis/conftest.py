@@ -11,3 +11,8 @@ def _strict_strong_bot() -> Iterator[None]:
     StrongBot.strict = True
     yield
     StrongBot.strict = False
+
+
+# Bot turns and clocks wait in the manual scheduler until a test runs them, as at the
+# live-table tests (an autouse fixture of tests/games/conftest.py).
+from tests.games.conftest import _manual_scheduler  # noqa: E402, F401

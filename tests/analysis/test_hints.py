@@ -17,7 +17,7 @@ from games.models import MatchResult, Table
 from tests.factories import UserFactory
 from tests.games.helpers import committed, current, human_turn, play_to_end, started_table
 from tests.tournaments.helpers import running
-from tournaments.models import Assignment
+from tournaments.models import Assignment, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +125,8 @@ def test_a_hint_at_a_tournament_table_is_refused() -> None:
     tournament's round: no hints there."""
     tournament, _ = running(players=3, rated=False)
     table, (me,) = started_table(humans=1, bots=2, preset="simple")
-    Assignment.objects.create(round=tournament.rounds.get(number=1), number=99, table=table)
+    first_round = Round.objects.get(tournament=tournament, number=1)
+    Assignment.objects.create(round=first_round, number=99, table=table)
     to_seat(table, 0)
 
     answer = hint(table, me)
