@@ -13,7 +13,7 @@ from analysis.models import HintUse
 from games import scheduler, services
 from games.bots import make_bot
 from games.engine import action_from_dict
-from games.models import MatchResult, Table
+from games.models import MatchResult
 from tests.factories import UserFactory
 from tests.games.helpers import committed, current, human_turn, play_to_end, started_table
 from tests.tournaments.helpers import running
