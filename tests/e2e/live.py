@@ -83,6 +83,8 @@ class LiveServer:
             CELERY_TASK_ALWAYS_EAGER="true",
             GAMES_SCHEDULER="loop",
             GAMES_BOT_DELAY=self.bot_delay,
+            # Every browser of the session plays from 127.0.0.1, many tables of bots.
+            GAMES_BOT_TABLES_PER_ADDRESS="1000",
             LOG_FORMAT="console",
             LOG_LEVEL=os.environ.get("E2E_LOG_LEVEL", "WARNING"),
             PYTHONUNBUFFERED="1",
