@@ -85,6 +85,8 @@ class LiveServer:
             GAMES_BOT_DELAY=self.bot_delay,
             # The analysis runs in the request (eager Celery): a small budget of worlds.
             ANALYSIS_SAMPLES="6",
+            # Every browser of the session plays from 127.0.0.1, many tables of bots.
+            GAMES_BOT_TABLES_PER_ADDRESS="1000",
             LOG_FORMAT="console",
             LOG_LEVEL=os.environ.get("E2E_LOG_LEVEL", "WARNING"),
             PYTHONUNBUFFERED="1",

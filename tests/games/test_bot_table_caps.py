@@ -66,13 +66,20 @@ def test_one_address_may_play_only_so_many_tables_of_bots(settings):
     assert "198.51.100.7" not in Table.objects.values_list("started_from", flat=True)
 
 
-def test_a_lobby_table_with_bots_started_by_its_player_counts_too(settings):
+def at_his_cap_with_another_table(settings, level):
+    """A person with as many tables of bots playing as he may, and one more table of two
+    bots of ``level``, not started."""
     user = UserFactory()
     for _ in range(settings.GAMES_BOT_TABLES_PER_USER):
         play(user)
     table = services.table_open(user=user, players=3)
     for _ in range(2):
-        services.seat_fill_with_bot(table=table, level="basic", by=user)
+        services.seat_fill_with_bot(table=table, level=level, by=user)
+    return user, table
+
+
+def test_a_lobby_table_with_bots_started_by_its_player_counts_too(settings):
+    user, table = at_his_cap_with_another_table(settings, "basic")
 
     with pytest.raises(errors.TooManyBotTables):
         services.table_start(table=table, user=user, address="198.51.100.7")
@@ -83,12 +90,7 @@ def test_a_lobby_table_with_bots_started_by_its_player_counts_too(settings):
 def test_a_tournament_table_is_not_held_back_by_the_caps(settings):
     """A tournament's services start its tables without an address: a player at his cap
     must still be seated for his round."""
-    user = UserFactory()
-    for _ in range(settings.GAMES_BOT_TABLES_PER_USER):
-        play(user)
-    table = services.table_create(user=user, players=3)
-    for _ in range(2):
-        services.seat_fill_with_bot(table=table, level="master", by=user)
+    user, table = at_his_cap_with_another_table(settings, "master")
 
     assert services.table_start(table=table, user=user).status == Table.Status.PLAYING
 
