@@ -105,13 +105,26 @@ def bot_turn_later(table_id: int, version: int, delay: float, owner: str | None 
     later(functools.partial(jobs().bot_turn, table_id=table_id, version=version), (), delay)
 
 
+def _eager() -> bool:
+    """Celery runs each task in the caller's stack (``task_always_eager``): a countdown
+    means nothing there, so a token cannot wait for a turn to fall due."""
+    app = getattr(jobs().bot_turn_task, "app", None)
+    return bool(app is not None and app.conf.task_always_eager)
+
+
 def _file_bot_turn(owner: str, table_id: int, version: int, delay: float) -> None:
+    if _eager():
+        delay = 0.0  # due now: the token runs at once and plays it
     bot_queue.push(owner=owner, table_id=table_id, version=version, delay=delay)
     jobs().bot_turn_task.apply_async(countdown=delay)
 
 
 def bot_token_later(delay: float) -> None:
-    """Send a token of the bots' fair queue again: it found turns waiting, none due yet."""
+    """Send a token of the bots' fair queue again: it found turns waiting, none due yet.
+    Not with eager Celery: the token would run at once, find nothing due and send itself
+    again without end (each turn filed there is due at once and has its own token)."""
+    if _eager():
+        return
     jobs().bot_turn_task.apply_async(countdown=delay)
 
 

@@ -172,3 +172,22 @@ def test_the_sweep_plays_a_turn_the_queue_lost(broker, fair_queue) -> None:
 
     assert played == 1
     assert TableAction.objects.filter(table_id=table_id, source=TableAction.Source.BOT).exists()
+
+
+def test_with_eager_celery_a_bot_turn_is_played_at_once_without_sending_itself_again(
+    fair_queue, settings
+) -> None:
+    """Eager Celery (task_always_eager) has no countdowns: the token ran at once, found its
+    turn not yet due and sent itself again until the stack overflowed, leaving the Redis
+    connection mid-reply for the next command."""
+    settings.GAMES_SCHEDULER = "celery"
+    settings.GAMES_BOT_DELAY = 0.8
+    app = scheduler.jobs().bot_turn_task.app
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        table_id = a_table_of_bots(UserFactory())
+    finally:
+        app.conf.task_always_eager = saved
+
+    assert TableAction.objects.filter(table_id=table_id, source=TableAction.Source.BOT).exists()
