@@ -25,7 +25,11 @@ COLUMNS = """() => {
         rows: wrap.querySelectorAll("tbody.deal-row").length,
         scrolls: wrap.scrollWidth > wrap.clientWidth,
         outside: cells.filter((c) => c.getBoundingClientRect().right > right + 0.5).length,
-        clipped: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+        // A name too long for its column ends in "…" with the whole name in its title
+        // (issue 28: never broken inside a word); nothing else may be cut.
+        clipped: cells
+            .filter((c) => c.scrollWidth > c.clientWidth + 1 && c.title !== c.textContent)
+            .map((c) => c.textContent),
         page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
     };
 }"""
