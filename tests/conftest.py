@@ -9,6 +9,7 @@
 """
 
 import os
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -162,3 +163,27 @@ def _empty_cache() -> None:
             client.delete(*keys)
     else:
         default.clear()
+
+
+@pytest.fixture(autouse=True)
+def _bots_queue_of_this_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The bots' fair queue (games.bot_queue) under keys of this test alone. The suite's
+    Redis db is shared by every test of a worker process and by the servers and workers
+    the tests start (which use the real keys): a bot turn a test left filed there would
+    read as a queue delay on such a stack's /healthz, and be played by its workers."""
+    from games import bot_queue
+
+    prefix = f"test:{uuid.uuid4().hex[:8]}:bots:"
+    monkeypatch.setattr(bot_queue, "OWNERS_KEY", prefix + "owners")
+    monkeypatch.setattr(bot_queue, "DUE_KEY", prefix + "due")
+    monkeypatch.setattr(bot_queue, "JOBS_KEY", prefix + "jobs:{owner}")
+    monkeypatch.setattr(bot_queue, "RESCUED_KEY", prefix + "rescued:{job}")
+    yield
+    if bot_queue._client.cache_info().currsize:  # the test reached Redis's queue
+        try:
+            client = bot_queue.client()
+            keys = list(client.scan_iter(prefix + "*"))
+            if keys:
+                client.delete(*keys)
+        except Exception:  # the test's Redis is gone (a fault test): nothing to tidy
+            pass

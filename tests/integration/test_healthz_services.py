@@ -19,16 +19,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 CLOSED_PORT_REDIS = "redis://127.0.0.1:1/0"
 
 
-@pytest.fixture(autouse=True)
-def _own_bots_queue(monkeypatch):
-    """The bots' fair queue of this test alone: turns other tests of this process left
-    in the suite's Redis would read as a queue delay."""
-    prefix = f"test:{uuid.uuid4().hex[:8]}:"
-    monkeypatch.setattr(bot_queue, "DUE_KEY", prefix + "due")
-    monkeypatch.setattr(bot_queue, "OWNERS_KEY", prefix + "owners")
-    monkeypatch.setattr(bot_queue, "JOBS_KEY", prefix + "jobs:{owner}")
-
-
 @pytest.fixture
 def celery_broker():
     """Point the project's Celery app at a broker for one test, as the full stack does."""
