@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from games.engine.match import places
+
 
 @dataclass(frozen=True, slots=True)
 class Amendment:
@@ -21,16 +23,6 @@ def places_by_score(
 ) -> list[int]:
     """Places by seat (1 = first): the ``winner`` first, the rest by score, highest
     first, equal scores sharing a place; the seats in ``last`` (resigned) come after
-    everyone else, ordered among themselves the same way."""
-
-    def key(seat: int) -> tuple[int, int, int]:
-        return (1 if seat in last else 0, 0 if seat == winner else 1, -scores[seat])
-
-    order = sorted(range(len(scores)), key=key)
-    places = [0] * len(scores)
-    for position, seat in enumerate(order):
-        if position and key(order[position - 1]) == key(seat):
-            places[seat] = places[order[position - 1]]
-        else:
-            places[seat] = position + 1
-    return places
+    everyone else, ordered among themselves the same way. The engine's ranking
+    (:func:`games.engine.match.places`), the one rule for places."""
+    return places(scores, winner, last=last)

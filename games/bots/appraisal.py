@@ -21,16 +21,12 @@ one legal action have nothing to judge (``None``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from games.engine.actions import DARK, LOOK, PASS, REDEAL, WRITE_OFF, Action, Bid, Contract, Give
-from games.engine.deal import Deal
 from games.engine.views import View
 
 from .knowledge import Knowledge, knowledge_of
-from .policy import cards_to_give
-from .reading import contract_values, kept
-from .strong import GIVE_CANDIDATES, KEEP_PLANS, PRUNE_AFTER, StrongBot, _scored_at, _Search
+from .strong import StrongBot, _scored_at, _Search
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,55 +107,22 @@ class _Appraiser(_Search):
         return out
 
     def _give_values(self, know: Knowledge) -> dict[Action, float]:
-        gives = [a for a in self.legal if isinstance(a, Give)]
-        receivers = sorted({g.to for g in gives})
-        hand = know.hand
-        me = self.me
-        cands = cards_to_give(hand, GIVE_CANDIDATES + len(receivers) - 1)
         taken = self.taken
-        if isinstance(taken, Give) and taken.card.index not in cands:
-            cands = [*cands, taken.card.index]
-        plans: list[tuple[tuple[int, int], ...]] = []
-        if len(receivers) == 1:
-            plans = [((receivers[0], c),) for c in cands]
-        else:
-            r0, r1 = receivers
-            for a, b in combinations(cands, 2):
-                plans.append(((r0, a), (r1, b)))
-                plans.append(((r0, b), (r1, a)))
-        mine = {
-            i
-            for i, plan in enumerate(plans)
-            if isinstance(taken, Give) and (taken.to, taken.card.index) in plan
-        }
-        worlds: list[list[Deal]] = [[] for _ in plans]
-        alive = list(range(len(plans)))
-        for n, _ in enumerate(self.clock.samples()):
-            if n == PRUNE_AFTER and len(alive) > KEEP_PLANS:
-                evs = {i: self._plan_value(worlds[i], hand, plans[i]) for i in alive}
-                top = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
-                alive = sorted(set(top) | mine)
-            hands, _piles = self._world(know)
-            for i in alive:
-                h = list(hands)
-                for to, c in plans[i]:
-                    h[me] &= ~(1 << c)
-                    h[to] |= 1 << c
-                worlds[i].append(self._play_contract(h))
+        chosen = (taken.to, taken.card.index) if isinstance(taken, Give) else None
+        valued = self.give_plan_values(
+            know,
+            also=chosen[1] if chosen else None,
+            keep=lambda plan: chosen in plan,  # the player's own plan is valued to the end
+        )
+        gives = [a for a in self.legal if isinstance(a, Give)]
         out: dict[Action, float] = {}
-        for i in alive:
-            ev = self._plan_value(worlds[i], hand, plans[i])
+        for plan, ev in valued:
             for g in gives:  # a plan is worth as much whichever of its gives comes first
-                if (g.to, g.card.index) in plans[i] and ev > out.get(g, float("-inf")):
+                if (g.to, g.card.index) in plan and ev > out.get(g, float("-inf")):
                     out[g] = ev
         if REDEAL in self.legal:
             out[REDEAL] = 0.0
         return out
-
-    def _plan_value(
-        self, worlds: list[Deal], hand: int, plan: tuple[tuple[int, int], ...]
-    ) -> float:
-        return self._best_contract(worlds, contract_values(self.view, kept(hand, plan)))[0]
 
     def _contract_values(self, know: Knowledge) -> dict[Action, float]:
         values = [a.value for a in self.legal if isinstance(a, Contract)]

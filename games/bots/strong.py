@@ -90,6 +90,8 @@ CONTRACT_MARGIN = 0
 # Gives: every plan is played on the first PRUNE_AFTER samples, then the best KEEP_PLANS.
 PRUNE_AFTER = 6
 KEEP_PLANS = 4
+# A plan of gives: (the seat given to, the card's index) for each other seat.
+GivePlan = tuple[tuple[int, int], ...]
 _PLAY = Phase.PLAY
 
 
@@ -345,13 +347,38 @@ class _Search:
     # -- declarer: gives and contract --------------------------------------------------
 
     def _give(self, know: Knowledge) -> Action:
-        view = self.view
+        valued = self.give_plan_values(know)
+        best_plan, best_ev = valued[0][0], float("-inf")
+        for plan, ev in valued:
+            if ev > best_ev:
+                best_plan, best_ev = plan, ev
+        if best_ev < 0 and REDEAL in self.legal:
+            return REDEAL
+        to, card = best_plan[0]
         gives = [a for a in self.legal if isinstance(a, Give)]
-        receivers = sorted({g.to for g in gives})
+        for g in gives:
+            if g.to == to and g.card.index == card:
+                return g
+        return gives[0]
+
+    def give_plan_values(
+        self,
+        know: Knowledge,
+        *,
+        also: int | None = None,
+        keep: Callable[[GivePlan], bool] = lambda plan: False,
+    ) -> list[tuple[GivePlan, float]]:
+        """The plans of gives (a card to each other seat, from the likeliest cards to give
+        and ``also``) with their values at their best contract, of the plans played to
+        the end: the best :data:`KEEP_PLANS` after :data:`PRUNE_AFTER` samples, best
+        first, then those ``keep`` asks for (the analysis: the plan a player chose)."""
+        receivers = sorted({a.to for a in self.legal if isinstance(a, Give)})
         hand = know.hand
         me = self.me
         cands = cards_to_give(hand, GIVE_CANDIDATES + len(receivers) - 1)
-        plans: list[tuple[tuple[int, int], ...]] = []
+        if also is not None and also not in cands:
+            cands = [*cands, also]
+        plans: list[GivePlan] = []
         if len(receivers) == 1:
             plans = [((receivers[0], c),) for c in cands]
         else:
@@ -363,14 +390,11 @@ class _Search:
         # plainly worse, and the search spends its budget telling the good ones apart.
         worlds: list[list[Deal]] = [[] for _ in plans]
         alive = list(range(len(plans)))
-        evs = [0.0] * len(plans)
         for n, _ in enumerate(self.clock.samples()):
             if n == PRUNE_AFTER and len(alive) > KEEP_PLANS:
-                for i in alive:
-                    evs[i] = self._best_contract(
-                        worlds[i], contract_values(view, kept(hand, plans[i]))
-                    )[0]
-                alive = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
+                evs = {i: self._plan_value(worlds[i], hand, plans[i]) for i in alive}
+                top = sorted(alive, key=lambda i: -evs[i])[:KEEP_PLANS]
+                alive = top + [i for i in alive if i not in top and keep(plans[i])]
             hands, _piles = self._world(know)
             for i in alive:
                 h = list(hands)
@@ -378,18 +402,10 @@ class _Search:
                     h[me] &= ~(1 << c)
                     h[to] |= 1 << c
                 worlds[i].append(self._play_contract(h))
-        best_i, best_ev = alive[0], float("-inf")
-        for i in alive:
-            ev, _ = self._best_contract(worlds[i], contract_values(view, kept(hand, plans[i])))
-            if ev > best_ev:
-                best_i, best_ev = i, ev
-        if best_ev < 0 and REDEAL in self.legal:
-            return REDEAL
-        to, card = plans[best_i][0]
-        for g in gives:
-            if g.to == to and g.card.index == card:
-                return g
-        return gives[0]
+        return [(plans[i], self._plan_value(worlds[i], hand, plans[i])) for i in alive]
+
+    def _plan_value(self, worlds: list[Deal], hand: int, plan: GivePlan) -> float:
+        return self._best_contract(worlds, contract_values(self.view, kept(hand, plan)))[0]
 
     def _contract(self, know: Knowledge) -> Action:
         values = [a.value for a in self.legal if isinstance(a, Contract)]

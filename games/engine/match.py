@@ -8,7 +8,7 @@ and replays, the operating system's secure generator when no seed is given).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -489,12 +489,16 @@ class Match:
             self.dealer = (self.dealer + 1) % self.players
 
 
-def places(scores: Sequence[int], winner: int | None = None) -> list[int]:
+def places(
+    scores: Sequence[int], winner: int | None = None, *, last: Collection[int] = ()
+) -> list[int]:
     """Places by seat (1 best): ``winner`` first, the rest by score, highest first, equal
-    scores sharing a place and the next place skipping them (300, 300, 100 → 1, 1, 3)."""
+    scores sharing a place and the next place skipping them (300, 300, 100 → 1, 1, 3).
+    The seats in ``last`` (the service's: players who resigned) come after everyone
+    else, ordered among themselves the same way."""
 
-    def key(seat: int) -> tuple[int, int]:
-        return (0 if seat == winner else 1, -scores[seat])
+    def key(seat: int) -> tuple[int, int, int]:
+        return (1 if seat in last else 0, 0 if seat == winner else 1, -scores[seat])
 
     keys = [key(s) for s in range(len(scores))]
     return [1 + sum(other < mine for other in keys) for mine in keys]
