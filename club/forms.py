@@ -16,6 +16,7 @@ class ChallengeForm(CreateTableForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         del self.fields["private"]
+        del self.fields["chat_off"]  # friends' table: its creator turns chat off on the table page
         self.fields["to1"] = forms.CharField(label=_("Invite (user name)"), max_length=150)
         self.fields["to2"] = forms.CharField(
             label=_("And (optional)"), max_length=150, required=False

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import errors as table_errors
 from games.models import Table
-from games.signals import table_joining
+from games.signals import table_joining, table_opened
 from tournaments.models import Announcement
 
 
@@ -32,3 +32,15 @@ def refuse_blocked_join(sender: Any, table: Table, user: User, **kwargs: Any) ->
     seated = table.seats.filter(user__isnull=False).values("user_id")
     if Block.objects.filter(blocker_id__in=seated, blocked=user).exists():
         raise table_errors.Forbidden(_("A player at this table does not play with you."))
+
+
+@receiver(table_opened, dispatch_uid="club.table_chat_off_from_the_start")
+def table_chat_off_from_the_start(
+    sender: Any, table: Table, user: User, chat: bool, **kwargs: Any
+) -> None:
+    """The creator asked for the table's chat off when he opened it (the lobby's box, the
+    API's ``chat: false``)."""
+    if not chat:
+        from club import services
+
+        services.table_chat_switch(user=user, table_id=table.pk, off=True)

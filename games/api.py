@@ -148,6 +148,9 @@ class TableCreateSerializer(serializers.Serializer[Any]):
     )
     rated = serializers.BooleanField(default=False)
     private = serializers.BooleanField(default=False)
+    chat = serializers.BooleanField(
+        default=True, help_text="False: the table's chat is off from the start."
+    )
     move_seconds = serializers.IntegerField(
         default=30,
         min_value=table_rules.MOVE_SECONDS_RANGE[0],
@@ -229,6 +232,7 @@ class TableListView(TableAPIView):
             rated=data["rated"],
             private=data["private"],
             move_seconds=data["move_seconds"],
+            chat=data["chat"],
         )
         return Response(table_data(table, request.user), status=status.HTTP_201_CREATED)
 

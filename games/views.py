@@ -160,6 +160,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             rated=data["rated"],
             private=data["private"],
             move_seconds=data["move_seconds"],
+            chat=not data["chat_off"],
         )
     except errors.TableError as exc:
         form.add_error(None, exc.message)

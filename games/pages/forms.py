@@ -59,6 +59,11 @@ class CreateTableForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby: players join with the invite link you share."),
     )
+    chat_off = forms.BooleanField(
+        label=_("Table chat off"),
+        required=False,
+        help_text=_("Nobody writes in this table's chat; you can turn it on on the table page."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -23,7 +23,7 @@ from games.engine import (
 from games.engine.fair import validate_client_seed
 from games.models import BY_THE_RULES, Dealing, FinishedBy, MatchResult, Seat, Table
 from games.services import actions, broadcast, common, limits
-from games.signals import match_finished, table_joining
+from games.signals import match_finished, table_joining, table_opened
 from games.table_rules import MOVE_SECONDS_RANGE, table_options
 
 log = logging.getLogger(__name__)
@@ -67,12 +67,15 @@ def table_create(
 
 
 @transaction.atomic
-def table_open(*, user: User, **fields: Any) -> Table:
+def table_open(*, user: User, chat: bool = True, **fields: Any) -> Table:
     """A person opens a table from the lobby or the API: :func:`table_create` within the
     cap on open tables. Tables that start at once (play against bots, a tournament's
-    round) are created directly and count against nothing."""
+    round) are created directly and count against nothing. ``chat=False``: the table's
+    chat is off from the start (the club's receiver of :data:`table_opened` keeps it)."""
     _open_tables_check(user)
-    return table_create(user=user, **fields)
+    table = table_create(user=user, **fields)
+    table_opened.send(sender=Table, table=table, user=user, chat=chat)
+    return table
 
 
 def _open_tables_check(user: User) -> None:
