@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -153,6 +153,17 @@ def test_the_round_sheet_lists_every_table_seat_and_player_with_the_start(client
     for seat in rnd.assignments.get(number=1).seats.exclude(user=None):
         assert seat.user.get_display_name() in page
     assert "Round 1" in page and "UTC" in page
+
+
+def test_the_round_sheet_gives_the_start_as_the_pages_do_in_24_hours(client: Client) -> None:
+    t, _users = running(3, rounds=1)
+    rnd = t.round_set.get()
+    rnd.starts_at = datetime(2026, 12, 3, 20, 11, tzinfo=UTC)
+    rnd.save(update_fields=["starts_at"])
+
+    page = client.get(reverse("tournaments:round_sheet", args=[t.pk, 1])).content.decode()
+
+    assert "starts 3 December 2026, 20:11 UTC" in page
 
 
 def test_a_round_that_does_not_exist_has_no_sheet(client: Client) -> None:
