@@ -221,7 +221,7 @@ def club_evening(browser: Any, server: Any, out: Path) -> None:
     act("schedule")
     act("open_registration")
     player = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-GB").new_page()
-    sign_up(player, "Olena")
+    sign_up(player, "Oksana")  # Olena is the games pages' player (make screenshots runs both)
     player.goto(f"/tournaments/{tid}/")
     player.click("button:text-is('Register')")
     for name in ("Mykola", "Darya", "Taras", "Irina", "Bohdan", "Sofia"):
