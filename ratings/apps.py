@@ -8,7 +8,8 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from games.signals import match_finished
-        from ratings.receivers import on_match_finished
+        from games.signals import match_finished, result_amendments
+        from ratings.receivers import on_match_finished, on_result_amendments
 
         match_finished.connect(on_match_finished, dispatch_uid="ratings.on_match_finished")
+        result_amendments.connect(on_result_amendments, dispatch_uid="ratings.on_result_amendments")

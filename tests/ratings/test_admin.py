@@ -5,6 +5,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.urls import reverse
 
 from ratings.models import Rating, RatingChange
 from ratings.services import rating_apply_result
@@ -42,6 +43,31 @@ def test_amending_places_in_the_admin_recomputes(admin_client: Client) -> None:
         {"amended_placements": "[3, 2, 1]", "reason": "wrong seat order"},
     )
     assert RatingChange.objects.get(result=result, competitor__user=c).place == 1
+
+
+def test_places_amended_in_the_admin_are_the_places_the_games_pages_and_api_show(
+    admin_client: Client,
+) -> None:
+    a, b, c = UserFactory(), UserFactory(), UserFactory()
+    result = finished_match([a, b, c], places=[1, 2, 3])
+    rating_apply_result(result_id=result.pk)
+    admin_client.post(
+        f"/admin/ratings/ratedresult/{result.pk}/change/",
+        {"amended_placements": "[3, 2, 1]", "reason": "wrong seat order"},
+    )
+    player = Client()
+    player.force_login(c)
+
+    page = player.get(reverse("games:table", args=[result.table_id])).content.decode()
+    matches = player.get(reverse("games:matches")).content.decode()
+    api = player.get(f"/api/v1/tables/{result.table_id}/").json()["result"]
+
+    assert "The organiser amended the places: wrong seat order" in page
+    assert "place 1," in matches
+    assert (api["placements"], api["amended"]) == (
+        [3, 2, 1],
+        {"reason": "wrong seat order", "played_placements": [1, 2, 3]},
+    )
 
 
 def test_amending_with_bad_places_shows_an_error(admin_client: Client) -> None:
