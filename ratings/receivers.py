@@ -30,6 +30,6 @@ def on_result_amendments(sender: Any, *, table_ids: Iterable[int], **kwargs: Any
         result__table_id__in=list(table_ids), placements__isnull=False
     ).values_list("result__table_id", "placements", "reason")
     return {
-        table_id: Amendment(places=tuple(int(p) for p in places), reason=reason)
+        table_id: Amendment(places=tuple(int(p) for p in places or ()), reason=reason)
         for table_id, places, reason in corrections
     }
