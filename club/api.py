@@ -80,6 +80,26 @@ class FriendsView(ClubAPIView):
         return Response(FriendSerializer(rows, many=True).data)
 
 
+class EntrantsOnlineSerializer(serializers.Serializer[Any]):
+    online = serializers.ListField(child=serializers.IntegerField())
+
+
+class EntrantsOnlineView(ClubAPIView):
+    """Public, as the tournament page's dots are: read again by the page every few seconds."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="A tournament's entrants online now (their user ids)",
+        responses={
+            200: EntrantsOnlineSerializer,
+            404: OpenApiResponse(ErrorSerializer, description="no such tournament"),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response({"online": selectors.entrants_online(tournament_id=tournament_id)})
+
+
 class RelationCreateView(ClubAPIView):
     """``POST {username}``: make the relation (follow, block, mute)."""
 

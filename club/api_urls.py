@@ -16,6 +16,11 @@ urlpatterns = [
     path("club/mutes/<str:username>/", api.MuteDeleteView.as_view(), name="api-club-mute"),
     path("club/challenges/", api.ChallengesView.as_view(), name="api-club-challenges"),
     path(
+        "club/tournaments/<int:tournament_id>/online/",
+        api.EntrantsOnlineView.as_view(),
+        name="api-club-entrants-online",
+    ),
+    path(
         "club/tables/<int:table_id>/chat/", api.TableChatView.as_view(), name="api-club-table-chat"
     ),
     path(

@@ -328,3 +328,16 @@ def challenges_open_for(*, user: User) -> list[dict[str, Any]]:
         .distinct()
     )
     return [challenge_payload(c) for c in rows]
+
+
+def entrants_online(*, tournament_id: int) -> list[int]:
+    """The user ids of a tournament's entrants online now (the dots before their names on
+    its page, which anybody may see); ``errors.NotFound`` for no such tournament."""
+    from tournaments.models import Registration, Tournament
+
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        raise errors.NotFound(_("No such tournament."))
+    users = Registration.objects.filter(tournament_id=tournament_id).values_list(
+        "user_id", flat=True
+    )
+    return sorted(presence.online_ids(users))

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import Client
 
 from club import errors, presence, services
 from club.models import ChatMessage
@@ -66,9 +67,37 @@ def test_the_entrants_list_marks_who_is_online() -> None:
     page = signed_in_client(bob).get(f"/tournaments/{t.pk}/").content.decode()
     entrants = page[page.index('<ul class="entrants">') :]
     entrants = entrants[: entrants.index("</ul>")]
-    rows = {row.split("</li>")[0] for row in entrants.split("<li>")[1:]}
+    rows = {row.split("</li>")[0] for row in entrants.split("<li ")[1:]}
     online = [r for r in rows if "online-dot" in r]
     assert len(online) == 1 and ann.get_display_name() in online[0]
+
+
+def test_the_page_reads_again_who_of_its_entrants_is_online_without_signing_in() -> None:
+    t = TournamentFactory()
+    ann, bob, _cleo = entered(t, 3, checked_in=False)
+    presence.enter(channel="ann-socket", user_id=ann.pk, table_id=None)
+    presence.enter(channel="bob-socket", user_id=bob.pk, table_id=None)
+    presence.enter(channel="stranger", user_id=UserFactory().pk, table_id=None)
+    presence.leave(channel="bob-socket")
+
+    answer = Client().get(f"/api/v1/club/tournaments/{t.pk}/online/")
+
+    assert (answer.status_code, answer.json()) == (200, {"online": [ann.pk]})
+
+
+def test_who_is_online_in_no_such_tournament_is_not_found() -> None:
+    answer = Client().get("/api/v1/club/tournaments/999999/online/")
+
+    assert (answer.status_code, answer.json()["error"]["code"]) == (404, "not_found")
+
+
+def test_the_tournament_page_reads_its_entrants_online_again() -> None:
+    t = TournamentFactory()
+    entered(t, 1, checked_in=False)
+
+    page = Client().get(f"/tournaments/{t.pk}/").content.decode()
+
+    assert f'data-url="/api/v1/club/tournaments/{t.pk}/online/"' in page and "club/entrants" in page
 
 
 def test_entrants_are_reminded_once_before_the_start_and_before_check_in_closes(
