@@ -130,6 +130,15 @@ class Tournament(models.Model):
         default=DuplicateBots.COMPARE,
         help_text=_("Duplicate: whether the boards a bot played are compared with the players'."),
     )
+    boards_from_zero = models.BooleanField(
+        _("every board starts from 0:0:0"),
+        default=False,
+        help_text=_(
+            "Duplicate: every board is played and scored as the first deal of a new match "
+            "(no score, bolts or barrel carried), so the same cards are worth the same at "
+            "every table."
+        ),
+    )
     duration_minutes = models.PositiveIntegerField(
         _("duration (minutes)"), null=True, blank=True, help_text=_("Arena: how long it lasts.")
     )
@@ -242,12 +251,15 @@ class Tournament(models.Model):
 
     def table_options(self) -> dict[str, Any]:
         """The changes to the preset every table of the event plays with; a duplicate
-        round's match is its boards (docs/spec.md §3.7)."""
+        round's match is its boards (docs/spec.md §3.7), each from 0:0:0 if the organiser
+        chose it (§3.8)."""
         options = dict(self.options or {})
         if self.match_target:
             options["target"] = self.match_target
         if self.format == self.Format.DUPLICATE and self.boards:
             options["deals"] = self.boards
+            if self.boards_from_zero:
+                options["boards_from_zero"] = True
         return options
 
     def points_for(self, place: int) -> int:

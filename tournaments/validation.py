@@ -41,6 +41,10 @@ def tournament_errors(t: Tournament) -> dict[str, list[str]]:
             "move_seconds",
             _("Seconds per action must be from %(low)s to %(high)s.") % {"low": low, "high": high},
         )
+    # docs/spec.md §3.8: the pure duplicate, whether set by the field or in the options.
+    pure = t.boards_from_zero or (t.options or {}).get("boards_from_zero") is True
+    if pure and t.format != t.Format.DUPLICATE:
+        add("boards_from_zero", _("Only a duplicate tournament plays every board from 0:0:0."))
     if t.format == t.Format.SWISS and not t.rounds:
         add("rounds", _("A Swiss tournament needs its number of rounds."))
     if t.format == t.Format.DUPLICATE:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from games.engine.deal import Deal
 from games.engine.match import Match
+from games.engine.options import below_red_threshold
 from games.engine.position import match_at_standing
 from games.engine.views import View
 
@@ -42,9 +43,10 @@ def seat_standing(match: Match, seat: int) -> float:
     value = score - BOLT_COST * match.bolts[seat]
     if match.sitter == seat:
         value += BARREL_SEAT + ATTEMPT * (3 - match.attempts)
-    if options.red_threshold is not None and score < options.red_threshold:
+    if below_red_threshold(options, score):
         value -= RED_COST
-    if not options.barrel and score > options.target - NEAR:
+    # Under boards_from_zero (docs/spec.md §3.8) the target never ends the match.
+    if not options.barrel and not options.boards_from_zero and score > options.target - NEAR:
         value += score - (options.target - NEAR)
     return value
 

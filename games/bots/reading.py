@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from games.engine.cards import FULL_DECK, KQ_MASKS, SUIT_MASKS, mask_marriages
 from games.engine.deal import active_seats
+from games.engine.options import below_red_threshold
 from games.engine.views import View
 
 from .basic import BID_MARGIN, bid_estimate
@@ -65,8 +66,7 @@ def calls_made(view: View) -> list[tuple[int, int | None, int]]:
 
 def limit(view: View, seat: int, hand: int) -> int:
     """How far ``seat`` would bid with ``hand`` by the basic bot's rule (0: not at all)."""
-    threshold = view.options.red_threshold
-    if threshold is not None and view.scores[seat] < threshold:
+    if below_red_threshold(view.options, view.scores[seat]):
         return 0
     cap = 120 + mask_marriages(hand, view.options.ace_marriage)
     return min(cap, (bid_estimate(view, hand) - BID_MARGIN) // 5 * 5)

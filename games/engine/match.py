@@ -29,7 +29,7 @@ from .events import (
     MatchWon,
     Samosval,
 )
-from .options import Bolts, Options
+from .options import Bolts, Options, below_red_threshold
 from .record import match_to_record, play_deal, read_header
 from .views import View, view_for
 
@@ -311,13 +311,17 @@ class Match:
         n = self.players
         golden = self.is_golden_deal()
         forced = active_seats(n, self.dealer)[0]
-        # §6.1, §9.8: dark is asked only when allowed at the start of the deal.
-        dark_allowed = opts.dark and not golden and self.scores[forced] >= 0 and self.sitter is None
+        # §6.1, §9.8: dark is asked only when allowed at the start of the deal. Under
+        # boards_from_zero every deal starts from 0:0:0 (§3.8): the sums never bar it, and
+        # nobody sits on the barrel (the sitter stays None).
+        pure = opts.boards_from_zero
+        dark_allowed = (
+            opts.dark and not golden and (pure or self.scores[forced] >= 0) and self.sitter is None
+        )
         red = 0
-        if opts.red_threshold is not None:
-            for s in range(n):
-                if self.scores[s] < opts.red_threshold:
-                    red |= 1 << s
+        for s in range(n):
+            if below_red_threshold(opts, self.scores[s]):
+                red |= 1 << s
         deal = Deal(options=opts, dealer=self.dealer, hands=hands, talons=talons, golden=golden,
                     sitter=self.sitter, red_limited=red)  # fmt: skip
         self.deal = deal
@@ -354,6 +358,9 @@ class Match:
         if golden and deal.outcome is Outcome.MADE:
             self.golden_made = True
         began_on_barrel = self.sitter
+        if opts.boards_from_zero:
+            self._finish_board(deal, events)
+            return
 
         # Step 1: deal deltas for everyone but the sitter, who scores nothing from a deal
         # unless he wins the match with it (step 2).
@@ -447,14 +454,28 @@ class Match:
             self.falls = [0] * n
             events.append(GoldenReset())
 
-        # §3.7: after every step of the N-th counted deal, a match not won ends by deals.
-        if opts.deals is not None and self.winner is None and self.deals_played >= opts.deals:
+        self._end_by_deals(events)
+        self._record(deal)
+
+    def _finish_board(self, deal: Deal, events: list[Event]) -> None:
+        """§3.8: a counted deal played from 0:0:0 adds its deltas to the sums and nothing
+        else happens (no barrel, bolts, samosval or target); nothing is carried, so the
+        bolts stay 0 and nobody sits. The golden count goes on (§9.13), without a reset."""
+        scores = self.scores
+        for s in range(self.players):
+            scores[s] += deal.deltas[s]
+        self._end_by_deals(events)
+        self._record(deal)
+
+    def _end_by_deals(self, events: list[Event]) -> None:
+        """§3.7: after every step of the N-th counted deal, a match not won ends by deals."""
+        deals = self.options.deals
+        if deals is not None and self.winner is None and self.deals_played >= deals:
             top = max(self.scores)
-            tops = [s for s in range(n) if self.scores[s] == top]
+            tops = [s for s in range(self.players) if self.scores[s] == top]
             self.winner = tops[0] if len(tops) == 1 else None
             self.finished_by = Ending.DEALS
             events.append(MatchFinished(self.winner, self.deals_played))
-        self._record(deal)
 
     def _fall(self, seat: int, reason: str, events: list[Event]) -> None:
         """The sitter falls off the barrel: −120, to 760; the third fall in the match goes

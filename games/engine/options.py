@@ -54,6 +54,7 @@ class Options:
     golden: bool = False
     bid_jumps: bool = True
     deals: int | None = None  # §3.7: a match of N counted deals; None: no limit
+    boards_from_zero: bool = False  # §3.8: every deal from 0:0:0 (only with deals)
 
     def __post_init__(self) -> None:
         # Validate even when built in code, so a bad table can never be created.
@@ -72,6 +73,8 @@ class Options:
             self.red_threshold,
         )
         _check(self.deals is None or (_is_int(self.deals) and self.deals >= 1), "deals", self.deals)
+        if self.boards_from_zero and self.deals is None:
+            raise InvalidOptions("option boards_from_zero needs deals")
 
     @classmethod
     def from_dict(cls, data: object) -> Options:
@@ -117,6 +120,13 @@ class Options:
         return None
 
 
+def below_red_threshold(options: Options, score: int) -> bool:
+    """Whether a seat starting a deal with ``score`` may only pass (§6.3). Never under
+    ``boards_from_zero``, where every deal starts from 0 (§3.8)."""
+    threshold = options.red_threshold
+    return threshold is not None and not options.boards_from_zero and score < threshold
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -148,6 +158,7 @@ _BOOL_OPTIONS = (
     "dark",
     "golden",
     "bid_jumps",
+    "boards_from_zero",
 )
 OPTION_NAMES: tuple[str, ...] = (
     "players",

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from .cards import FULL_DECK, Card
 from .deal import Deal, Phase
 from .match import Match
-from .options import Options
+from .options import Options, below_red_threshold
 from .views import View
 
 _PHASES = {
@@ -139,10 +139,9 @@ def deal_from_view(view: View, hands: Sequence[int], talons: Sequence[int] | Non
 
 
 def _red_limited(view: View) -> int:
-    threshold = view.options.red_threshold
-    if threshold is None:
-        return 0
-    return sum(1 << s for s, score in enumerate(view.scores) if score < threshold)
+    return sum(
+        1 << s for s, score in enumerate(view.scores) if below_red_threshold(view.options, score)
+    )
 
 
 def deal_at_first_lead(

@@ -179,6 +179,14 @@ OPTIONS: tuple[OptionInfo, ...] = (
         DEALS_CHOICES,
     ),
     OptionInfo(
+        "boards_from_zero",
+        _("Every deal from 0:0:0"),
+        _(
+            "Only with a match length: every deal starts at 0 for everyone, without bolts or "
+            "the barrel; the match score is the sum of the deals' points."
+        ),
+    ),
+    OptionInfo(
         "bolts",
         _("Bolts (болты)"),
         _("A deal without a single trick earns a bolt; three bolts cost 120."),

@@ -28,6 +28,7 @@ RULES_DEFAULTS: dict[str, Any] = {
     "golden": False,
     "bid_jumps": True,
     "deals": None,
+    "boards_from_zero": False,
 }
 RULES_PRESETS: dict[str, dict[str, Any]] = {
     "classic": dict(RULES_DEFAULTS),
@@ -53,8 +54,9 @@ RULES_PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
-# Every option set of §7 (target mostly the default, sometimes small enough to be reached).
-options_st = st.builds(
+# Every option set of §7 (target mostly the default, sometimes small enough to be reached);
+# boards_from_zero (§3.8) only where deals is set, as the options require.
+_options_st = st.builds(
     Options,
     players=st.sampled_from([2, 3, 4]),
     target=st.one_of(st.just(1000), st.integers(min_value=1, max_value=1500)),
@@ -73,4 +75,9 @@ options_st = st.builds(
     golden=st.booleans(),
     bid_jumps=st.booleans(),
     deals=st.one_of(st.none(), st.integers(min_value=1, max_value=8)),
+)
+options_st = _options_st.flatmap(
+    lambda o: st.booleans().map(
+        lambda pure: o.replace(boards_from_zero=True) if pure and o.deals is not None else o
+    )
 )

@@ -261,11 +261,13 @@ class Model:
         resting = dealer if n == 4 else None
         golden = o.golden and self.deals_played < n
         sitter = self.sitter if self.sitter != resting else None
+        # §3.8: under boards_from_zero every deal starts from 0:0:0 (and nobody ever sits).
+        start = [0] * n if o.boards_from_zero else self.scores
         red = set()
         if o.red_threshold is not None:
-            red = {s for s in range(n) if self.scores[s] < o.red_threshold}
+            red = {s for s in range(n) if start[s] < o.red_threshold}
         forced = active[0]
-        dark_allowed = o.dark and not golden and self.scores[forced] >= 0 and self.sitter is None
+        dark_allowed = o.dark and not golden and start[forced] >= 0 and self.sitter is None
         d = DealModel(dealer, active, resting, golden, sitter, red, dark_allowed)
         d.points = dict.fromkeys(range(n), 0)
         d.tricks = dict.fromkeys(range(n), 0)
@@ -550,6 +552,10 @@ class Model:
         self.deals_played += 1
         if d.golden and d.outcome is Outcome.MADE:
             self.golden_made = True
+        if o.boards_from_zero:  # §3.8: the deltas add up and nothing else happens
+            self.scores = [x + dx for x, dx in zip(self.scores, deltas)]
+            self.end_by_deals()
+            return
         began = self.sitter
         sitter = self.sitter
         for s in range(n):  # step 1
@@ -608,7 +614,11 @@ class Model:
             self.sitter = None
             self.attempts = 0
             self.falls = [0] * n
+        self.end_by_deals()
+
+    def end_by_deals(self) -> None:
         # §3.7: the N-th counted deal, fully scored, ends a match not won: the highest wins.
+        o, n = self.o, self.n
         if o.deals is not None and self.winner is None and self.deals_played == o.deals:
             top = max(self.scores)
             tops = [s for s in range(n) if self.scores[s] == top]
@@ -985,7 +995,12 @@ def test_match_state_stays_within_the_rules_after_every_deal(options, seed, play
             c = 240 if r.dark else r.contract
             assert abs(r.deltas[r.declarer]) == c, "§2.8: the declarer scores ±C (±240 dark)"
             assert (r.deltas[r.declarer] > 0) == (r.outcome is Outcome.MADE)
-        if match.winner is None and options.barrel:
+        if options.boards_from_zero:
+            # §3.8: nothing is carried; the scores are the sums of the deltas.
+            assert r.bolts == (0,) * n and r.barrel is None
+            assert [a + d for a, d in zip(prev["scores"], r.deltas)] == list(r.scores)
+            assert match.finished_by is None or match.finished_by.value == "deals"
+        elif match.winner is None and options.barrel:
             if r.barrel is not None:
                 assert r.scores[r.barrel] == 880, "§3: the sitter's score is 880"
             assert all(x < 880 for s, x in enumerate(r.scores) if s != r.barrel)

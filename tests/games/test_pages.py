@@ -476,3 +476,21 @@ def test_an_anonymous_visitor_is_not_taken_for_a_bot(client):
     page = client.get(reverse("games:table", args=[table.pk])).content.decode()
 
     assert card["mine"] is False and "(you)" not in page
+
+
+@db
+def test_create_form_plays_every_deal_from_zero_only_with_a_match_length(client):
+    """docs/spec.md §3.8: the option needs `deals`; the table's rules then say it."""
+    client.force_login(user := UserFactory())
+    data = {"players": "3", "preset": "classic", "move_seconds": "30", "opt_deals": "6"}
+
+    refused = client.post(
+        reverse("games:create"), {**data, "opt_deals": "", "opt_boards_from_zero": "on"}
+    )
+    assert "boards_from_zero needs deals" in refused.content.decode()
+    client.post(reverse("games:create"), {**data, "opt_boards_from_zero": "on"})
+
+    table = Table.objects.get(created_by=user)
+    assert table.options["boards_from_zero"] is True and table.options["deals"] == 6
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert "Every deal from 0:0:0: on" in page

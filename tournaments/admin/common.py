@@ -25,7 +25,7 @@ from tournaments.models import (
 RULES = (
     "format", "players_per_table", "preset", "options", "match_target", "rated",
     "move_seconds", "round_minutes", "rounds", "duration_minutes", "advance",
-    "boards", "movement", "duplicate_bots",
+    "boards", "movement", "duplicate_bots", "boards_from_zero",
     "placement_points", "bot_level", "arena_range", "arena_widen",
 )  # fmt: skip
 

@@ -50,6 +50,15 @@ def tournament_get(*, tournament_id: int, user: Visitor | None = None) -> Tourna
     return t
 
 
+def boards_from_zero_words() -> str:
+    """What "every board starts from 0:0:0" means (docs/spec.md §3.8), for the pages."""
+    return _(
+        "Every board starts from 0:0:0: no score, bolts or barrel are carried from one "
+        "board to the next, so nobody is limited by them in the bidding; a table's match "
+        "score is the sum of its boards' points."
+    )
+
+
 def rules_in_words(t: Tournament) -> list[str]:
     """The event's rules as a new player would want them told."""
     k = t.players_per_table
@@ -74,6 +83,19 @@ def rules_in_words(t: Tournament) -> list[str]:
             )
             % {"minutes": t.duration_minutes}
         )
+    elif t.format == Tournament.Format.DUPLICATE:
+        lines.append(
+            ngettext(
+                "Duplicate: %(n)s board a round, the same deals at every table; you are "
+                "compared with everyone who held your cards.",
+                "Duplicate: %(n)s boards a round, the same deals at every table; you are "
+                "compared with everyone who held your cards.",
+                t.boards or 0,
+            )
+            % {"n": t.boards}
+        )
+        if t.boards_from_zero:
+            lines.append(boards_from_zero_words())
     else:
         lines.append(
             ngettext(
