@@ -274,3 +274,21 @@ def test_a_round_seated_otherwise_is_kept_and_the_rest_replanned_around_it() -> 
         played.append(movement_round(ids, played, rounds=4, seats=3, seed=6))
     assert played[1:] != plan[1:]
     assert max(meetings(played).values()) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(2, 20),
+    seats=seat_sizes,
+    left=st.integers(0, 4),
+    joined=st.integers(0, 4),
+    seed=st.integers(0, 10**6),
+)
+def test_any_change_of_the_field_after_round_two_still_seats_everyone_once(
+    players: int, seats: int, left: int, joined: int, seed: int
+) -> None:
+    ids = list(range(1, players + 1))
+    later = ids[min(left, players - 2) :] + [100 + j for j in range(joined)]
+    played = play(ids, 5, seats, seed, {3: later})
+    for number, tables in enumerate(played, start=1):
+        check_round(tables, ids if number < 3 else later, seats)

@@ -384,6 +384,8 @@ class _Search:
             if i < len(old):
                 groups[t] = old[i][: self.sizes[t]]
                 pool.extend(old[i][self.sizes[t] :])
+        for extra in old[len(order) :]:
+            pool.extend(extra)  # a table fewer: its players go where there is room
         for t in order:
             group = groups[t]
             while len(group) < self.sizes[t]:
