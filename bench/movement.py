@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.pairing import TableSeats, movement_plan, movement_round  # noqa: E402
-from tournaments.pairing.movement import _plan  # noqa: E402
+from tournaments.pairing import TableSeats, movement_plan, movement_round
+from tournaments.pairing.movement import _plan
 
 
 def quality(rounds: list[list[TableSeats]], seats: int) -> tuple[int, int, int, int]:
