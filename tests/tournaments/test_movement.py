@@ -23,13 +23,22 @@ from tournaments.pairing import (
     movement_round,
     table_plan,
 )
-from tournaments.pairing.movement import _plan, kirkman_classes
+from tournaments.pairing.movement import _plan, kirkman_21_classes, kirkman_classes
 
 seat_sizes = st.sampled_from((2, 3, 4))
 SMALL_BUDGET = 20_000
 """Enough for the fields the properties draw, and quick."""
 
-EXACT = [(9, 3), (15, 3), (27, 3), (16, 4), (4, 4), (3, 3), *((n, 2) for n in range(2, 15))]
+EXACT = [
+    (9, 3),
+    (15, 3),
+    (21, 3),
+    (27, 3),
+    (16, 4),
+    (4, 4),
+    (3, 3),
+    *((n, 2) for n in range(2, 15)),
+]
 
 
 def meetings(rounds: Sequence[Sequence[TableSeats]]) -> Counter[frozenset[int]]:
@@ -86,6 +95,13 @@ def test_kirkmans_schoolgirls_walk_with_every_other_girl_once_in_seven_days() ->
     assert len(classes) == 7
     assert all(sorted(x for g in day for x in g) == list(range(15)) for day in classes)
     assert every_pair_once(classes, 15)
+
+
+def test_twenty_one_walk_with_every_other_once_in_ten_days() -> None:
+    classes = kirkman_21_classes()
+    assert len(classes) == 10
+    assert all(sorted(x for g in day for x in g) == list(range(21)) for day in classes)
+    assert every_pair_once(classes, 21)
 
 
 @given(n=st.integers(2, 40))

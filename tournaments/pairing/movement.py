@@ -8,7 +8,8 @@ meets as evenly as the rounds allow: each pair at most once whenever that is pos
 
 - **Exact designs** where they exist: tables of 2 by the circle method (any field; an
   odd field has one player a round with a bot); tables of 3 for 3, 9, 27, 81 entrants by
-  the lines of the affine space AG(m, 3), and 15 by Kirkman's schoolgirls; tables of 4
+  the lines of the affine space AG(m, 3), 15 by Kirkman's schoolgirls and 21 by a
+  Kirkman system with a symmetry of order 7; tables of 4
   for 4, 16, 64 entrants by AG(m, 4). Each is a list of rounds (*parallel classes*) in
   which every pair meets exactly once; more rounds than the design has go round it again
   with the entrants relabelled, so every pair meets ⌊R/c⌋ or ⌈R/c⌉ times.
@@ -204,6 +205,23 @@ KIRKMAN_15 = (
 )
 """Kirkman's fifteen schoolgirls (1850): seven days, every pair walks together once."""
 
+KIRKMAN_21_BASE = (
+    ((0, 0), (1, 0), (3, 0)),
+    ((0, 1), (2, 0), (6, 2)),
+    ((0, 2), (6, 0), (2, 1)),
+    ((1, 1), (4, 0), (3, 2)),
+    ((1, 2), (5, 0), (4, 1)),
+    ((2, 2), (4, 2), (5, 2)),
+    ((3, 1), (5, 1), (6, 1)),
+)
+"""A Kirkman system of 21 on the points (x, level), x in Z₇, level 0..2: seven days are
+this day and its six shifts x ↦ x + s; the three others are :data:`KIRKMAN_21_FIXED`.
+Found by a search for one with this symmetry: the 70 triples' differences (within a
+level ±d, across two levels d) are each met once, so every pair walks together once."""
+
+KIRKMAN_21_FIXED = ((0, 0), (1, 2), (2, 5))
+"""The three days {(x, 0), (x + a, 1), (x + b, 2)} for x in Z₇, each (a, b)."""
+
 _GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
 """GF(4) = {0, 1, x, x + 1} as 0..3; addition is exclusive or."""
 
@@ -255,12 +273,31 @@ def kirkman_classes() -> list[Groups]:
     return [[sorted(ord(c) - ord("A") for c in walk) for walk in day.split()] for day in KIRKMAN_15]
 
 
+def kirkman_21_classes() -> list[Groups]:
+    """Ten days of 21 (:data:`KIRKMAN_21_BASE`); the point (x, level) is 7 × level + x."""
+
+    def number(x: int, level: int) -> int:
+        return 7 * level + x % 7
+
+    days = [
+        [sorted(number(x + s, level) for x, level in walk) for walk in KIRKMAN_21_BASE]
+        for s in range(7)
+    ]
+    days += [
+        [sorted((number(x, 0), number(x + a, 1), number(x + b, 2))) for x in range(7)]
+        for a, b in KIRKMAN_21_FIXED
+    ]
+    return days
+
+
 def design_classes(n: int, seats: int) -> list[Groups] | None:
     """An exact design for ``n`` at tables of ``seats``, if this module knows one."""
     if seats == 2:
         return circle_classes(n) if n >= 2 else None
     if seats == 3 and n == 15:
         return kirkman_classes()
+    if seats == 3 and n == 21:
+        return kirkman_21_classes()
     m = 1
     while seats**m < n:
         m += 1
@@ -352,28 +389,22 @@ class _Search:
     def _greedy_round(self) -> Groups:
         """A round seated greedily: the bot tables' seats to those with the fewest bots
         so far, then each table the player who met its members least (ties at random)."""
-        met, rng = self.met, self.rng
         free = list(range(self.n))
-        rng.shuffle(free)
+        self.rng.shuffle(free)
         free.sort(key=lambda x: self.bots[x])
         at_bots = sum(s for s, w in zip(self.sizes, self.botw) if w)
         pools = {True: free[:at_bots], False: free[at_bots:]}
         groups: Groups = [[] for _ in self.sizes]
         for t in sorted(range(len(self.sizes)), key=lambda t: -self.botw[t]):
-            group, pool = groups[t], pools[bool(self.botw[t])]
-            group.append(pool.pop(0))
-            while len(group) < self.sizes[t]:
-                best = min(range(len(pool)), key=lambda i: sum(met[pool[i]][y] for y in group))
-                group.append(pool.pop(best))
-        for t, group in enumerate(groups):
-            self._enter(group, self.botw[t], 1)
-        return groups
+            pool = pools[bool(self.botw[t])]
+            groups[t].append(pool.pop(0))
+            self._top_up(groups[t], self.sizes[t], pool)
+        return self._seated(groups)
 
     def _hinted_round(self, hint: Groups) -> Groups:
         """A round from an earlier plan's: its tables, largest first, trimmed or topped
         up to the table plan's sizes from those left over (newcomers, a trimmed table's
         last members), each the one who met the table least."""
-        met = self.met
         seated = {x for g in hint for x in g}
         pool = [x for x in range(self.n) if x not in seated]
         self.rng.shuffle(pool)
@@ -387,10 +418,17 @@ class _Search:
         for extra in old[len(order) :]:
             pool.extend(extra)  # a table fewer: its players go where there is room
         for t in order:
-            group = groups[t]
-            while len(group) < self.sizes[t]:
-                best = min(range(len(pool)), key=lambda i: sum(met[pool[i]][y] for y in group))
-                group.append(pool.pop(best))
+            self._top_up(groups[t], self.sizes[t], pool)
+        return self._seated(groups)
+
+    def _top_up(self, group: list[int], size: int, pool: list[int]) -> None:
+        """Fill the table from the pool: each time the one who met its members least."""
+        met = self.met
+        while len(group) < size:
+            best = min(range(len(pool)), key=lambda i: sum(met[pool[i]][y] for y in group))
+            group.append(pool.pop(best))
+
+    def _seated(self, groups: Groups) -> Groups:
         for t, group in enumerate(groups):
             self._enter(group, self.botw[t], 1)
         return groups
@@ -689,10 +727,13 @@ def _recolour(colour: list[list[dict[int, int]]], counts: list[list[int]], a: in
 
 __all__ = [
     "KIRKMAN_15",
+    "KIRKMAN_21_BASE",
+    "KIRKMAN_21_FIXED",
     "MOVEMENT_BUDGET",
     "affine_classes",
     "circle_classes",
     "design_classes",
+    "kirkman_21_classes",
     "kirkman_classes",
     "movement_plan",
     "movement_round",
