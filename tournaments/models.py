@@ -46,7 +46,7 @@ class Tournament(models.Model):
 
     class Movement(models.TextChoices):
         SWISS = "swiss", _("Swiss: players of similar standing meet")
-        ROUND_ROBIN = "round_robin", _("round robin: everyone meets new players")
+        ROUND_ROBIN = "round_robin", _("round robin: a schedule fixed at the start, no pair twice")
 
     class DuplicateBots(models.TextChoices):
         COMPARE = "compare", _("compared like anyone")
@@ -121,7 +121,12 @@ class Tournament(models.Model):
         max_length=12,
         choices=Movement.choices,
         default=Movement.SWISS,
-        help_text=_("Duplicate: who meets whom from round to round."),
+        help_text=_(
+            "Duplicate: who meets whom from round to round. Round robin plans every round "
+            "from the entrants when round 1 is seated, whatever the results: each pair "
+            "meets at most once while the rounds allow, and everyone holds each position "
+            "in turn."
+        ),
     )
     duplicate_bots = models.CharField(
         _("bot-filled seats"),

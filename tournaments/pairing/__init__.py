@@ -1,4 +1,5 @@
-"""Who sits where: Swiss, arena and knockout seating at tables of 2, 3 or 4.
+"""Who sits where: Swiss, arena and knockout seating, and the round-robin movement of
+duplicate events, at tables of 2, 3 or 4.
 
 Pure Python (no Django): the services feed it plain numbers and store what it returns.
 
@@ -46,7 +47,8 @@ he has sat there beyond his least used seat (:func:`seat_cost`); every permutati
 table is tried (at most 4! = 24).
 
 The parts: ``common`` (the input, the table plan, seat numbers, the check of a round),
-``swiss``, ``arena`` and ``knockout``; everything public is re-exported here.
+``swiss``, ``arena``, ``knockout`` and ``movement`` (a duplicate event's round-robin plan
+of every round, its own docstring says how); everything public is re-exported here.
 """
 
 from __future__ import annotations
@@ -80,6 +82,14 @@ from tournaments.pairing.knockout import (
     knockout_qualifiers,
     knockout_seating,
 )
+from tournaments.pairing.movement import (
+    MOVEMENT_BUDGET,
+    affine_classes,
+    circle_classes,
+    design_classes,
+    movement_plan,
+    movement_round,
+)
 from tournaments.pairing.swiss import (
     EXACT_LIMIT,
     GREEDY_WINDOW,
@@ -95,6 +105,7 @@ __all__ = [
     "EXACT_LIMIT",
     "GREEDY_WINDOW",
     "KICKS",
+    "MOVEMENT_BUDGET",
     "RANK",
     "REPEAT",
     "SEAT",
@@ -108,15 +119,20 @@ __all__ = [
     "PlayerId",
     "TableSeats",
     "Waiting",
+    "affine_classes",
     "arena_seating",
     "assign_seats",
     "bots_needed",
     "check_round",
+    "circle_classes",
+    "design_classes",
     "knockout_advance_count",
     "knockout_next_seeds",
     "knockout_plan",
     "knockout_qualifiers",
     "knockout_seating",
+    "movement_plan",
+    "movement_round",
     "seat_cost",
     "seating_count",
     "swiss_seating",

@@ -81,32 +81,45 @@ def players_in_play(t: Tournament, everyone: bool = False) -> Any:
 def seat_round(
     t: Tournament, number: int, now: datetime, field: Sequence[Registration] | None = None
 ) -> Round:
-    """Seat round ``number`` (Swiss or knockout): the assignments, no live tables yet."""
+    """Seat round ``number`` (Swiss, knockout or duplicate): the assignments, no live
+    tables yet."""
     k = t.players_per_table
     if field is None:
         field = list(players_in_play(t))
     history = field_history(t)
+    movement = (
+        t.format == Tournament.Format.DUPLICATE and t.movement == Tournament.Movement.ROUND_ROBIN
+    )
     if t.format == Tournament.Format.KNOCKOUT:
         if number == 1:
             field = sorted(field, key=seed_key)
         tables = pairing.knockout_seating(
             [r.user_id for r in field], seats=k, history=history, seed=t.seed + number
         )
+    elif movement:
+        # The round-robin movement: the plan made from round 1's field, re-planned from
+        # the rounds played when the field changes (docs/duplicate.md, "Movement"); its
+        # tables come by position.
+        tables = pairing.movement_round(
+            [r.user_id for r in field],
+            rounds_played(t, before=number),
+            rounds=t.rounds or number,
+            seats=k,
+            seed=t.seed,
+        )
     else:
         entrants = _swiss_order(t, field, first=number == 1)
-        if (
-            t.format == Tournament.Format.DUPLICATE
-            and t.movement == Tournament.Movement.ROUND_ROBIN
-        ):
-            # Duplicate's round robin: everyone level, so the seating only avoids meetings.
-            entrants = [pairing.Entrant(e.player, 0) for e in entrants]
         tables = pairing.swiss_seating(entrants, history, seats=k, seed=t.seed + number)
     pairing.check_round(tables, [r.user_id for r in field], k)
     if t.format == Tournament.Format.DUPLICATE:
-        # Every entrant holds each position in turn (docs/duplicate.md); the round's
-        # dealing was committed before this seating, and the next round's is now.
-        held = {p: history.seat_counts(p, k) for table in tables for p in table if p is not None}
-        tables = [duplicate.rotate_seats(table, held) for table in tables]
+        # Every entrant holds each position in turn (docs/duplicate.md: the movement
+        # plans the positions itself); the round's dealing was committed before this
+        # seating, and the next round's is now.
+        if not movement:
+            held = {
+                p: history.seat_counts(p, k) for table in tables for p in table if p is not None
+            }
+            tables = [duplicate.rotate_seats(table, held) for table in tables]
         dealing_services.duplicate_commit(tournament=t, number=number, now=now)
         dealing_services.duplicate_commit(tournament=t, number=number + 1, now=now)
     try:
@@ -146,6 +159,31 @@ def _swiss_order(
     ]
 
 
+def rounds_played(t: Tournament, *, before: int) -> list[list[pairing.TableSeats]]:
+    """The tables of rounds 1 .. ``before`` − 1, each round's by position (0 = first
+    dealer), in table order: what the round-robin movement re-plans from."""
+    rounds: list[list[pairing.TableSeats]] = [[] for _ in range(before - 1)]
+    assignments = (
+        Assignment.objects.filter(round__tournament=t, round__number__lt=before)
+        .select_related("table", "round")
+        .prefetch_related("seats")
+        .order_by("round__number", "number", "pk")
+    )
+    for a in assignments:
+        rounds[a.round.number - 1].append(_by_position(a))
+    return rounds
+
+
+def _by_position(a: Assignment) -> pairing.TableSeats:
+    seats = sorted(a.seats.all(), key=lambda s: s.number)
+    k = len(seats)
+    dealer = a.table.first_dealer if a.table is not None and a.table.first_dealer is not None else 0
+    by_position: list[int | None] = [None] * k
+    for s in seats:
+        by_position[(s.number - dealer) % k] = s.user_id
+    return tuple(by_position)
+
+
 def field_history(t: Tournament) -> pairing.History:
     """Every table of the event so far, in seat positions (0 = first dealer), oldest
     first."""
@@ -158,13 +196,5 @@ def field_history(t: Tournament) -> pairing.History:
         .order_by("round__number", "created_at", "pk")
     )
     for a in assignments:
-        seats = sorted(a.seats.all(), key=lambda s: s.number)
-        k = len(seats)
-        dealer = (
-            a.table.first_dealer if a.table is not None and a.table.first_dealer is not None else 0
-        )
-        by_position: list[int | None] = [None] * k
-        for s in seats:
-            by_position[(s.number - dealer) % k] = s.user_id
-        history.add(by_position)
+        history.add(_by_position(a))
     return history

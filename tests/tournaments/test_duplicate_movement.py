@@ -1,0 +1,91 @@
+"""A duplicate event with the round-robin movement seats its rounds by the plan made
+when round 1 is seated (docs/duplicate.md, "Movement"), and re-plans the rounds left
+when a player withdraws or walks in."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from tests.factories import UserFactory
+from tests.tournaments.helpers import TournamentFactory, entered, play_round, settle
+from tournaments import pairing, services
+from tournaments.models import Round, Tournament
+from tournaments.services.seating import rounds_played
+
+pytestmark = pytest.mark.django_db
+
+
+def round_robin(**fields):
+    """Duplicate, round-robin movement, one board a round, tables of 3."""
+    return TournamentFactory(
+        **{
+            "format": Tournament.Format.DUPLICATE,
+            "movement": Tournament.Movement.ROUND_ROBIN,
+            "boards": 1,
+            "preset": "classic",
+            "match_target": None,
+            **fields,
+        }
+    )
+
+
+def seated(t: Tournament) -> list[list[pairing.TableSeats]]:
+    """Every round seated so far, its tables by position."""
+    last = Round.objects.filter(tournament=t).count()
+    return rounds_played(t, before=last + 1)
+
+
+def play_all(t: Tournament, rounds: int) -> None:
+    settle(t, 0)
+    for minute in range(1, rounds + 1):
+        play_round(t)
+        settle(t, minute)
+
+
+def test_nine_entrants_play_four_rounds_by_the_affine_plane_and_never_meet_twice():
+    t = round_robin(rounds=4)
+    users = entered(t, 9)
+    play_all(t, 4)
+    assert t.status == Tournament.Status.FINISHED
+    plan = pairing.movement_plan([u.pk for u in users], 4, seats=3, seed=t.seed)
+    assert seated(t) == plan
+    met = Counter(
+        frozenset(pair)
+        for rnd in plan
+        for table in rnd
+        for pair in itertools.combinations(table, 2)
+    )
+    assert len(met) == 36 and set(met.values()) == {1}
+    positions = Counter((p, i) for rnd in plan for table in rnd for i, p in enumerate(table))
+    assert all(positions[(u.pk, i)] in (1, 2) for u in users for i in range(3))
+
+
+def test_a_withdrawal_after_round_one_replans_the_rounds_left_without_him():
+    t = round_robin(rounds=3)
+    users = entered(t, 10)
+    settle(t, 0)
+    play_round(t)
+    services.registration_withdraw(tournament=t, user=users[0])
+    settle(t, 1)  # round 1 over, round 2 seated from the nine left
+    played = seated(t)
+    assert len(played) == 2
+    left = [u.pk for u in users[1:]]
+    assert played[1] == pairing.movement_round(left, played[:1], rounds=3, seats=3, seed=t.seed)
+    pairing.check_round(played[1], left, 3)
+
+
+def test_a_walk_in_is_seated_from_the_next_round_by_the_replanned_movement():
+    t = round_robin(rounds=3)
+    users = entered(t, 8)
+    settle(t, 0)
+    play_round(t)
+    late = UserFactory()
+    services.registration_add_walk_in(tournament=t, user=late)
+    settle(t, 1)
+    played = seated(t)
+    field = [u.pk for u in users] + [late.pk]
+    pairing.check_round(played[1], field, 3)
+    assert played[1] == pairing.movement_round(field, played[:1], rounds=3, seats=3, seed=t.seed)
