@@ -16,6 +16,9 @@ of players at the table; that separation is the caller's business): a higher K w
 provisional, then a K that shrinks towards a floor as games accumulate. docs/ratings.md
 gives the benchmark figures behind the defaults.
 
+A duplicate round is rated by board comparison instead (:func:`rate_boards`): every pair
+of players who held the same cards at different tables is a pairwise result of that board.
+
 Placements come from :func:`placements`: the winner first, the rest by final score, equal
 scores share a place, and a player who resigned (or was replaced by a bot for good)
 finishes last whatever his score.
@@ -224,7 +227,8 @@ def rate_boards(
     with ``c_i`` his number of pairs: his matchpoint fraction of the round minus its
     expectation. So a round moves a rating at most ``weight · K``, as a match moves it at
     most K, and with equal K and equal ``c`` the deltas add up to zero. A player with no
-    pair (every board of his alone) gets ``None``. Raises ``ValueError`` for an unknown
+    pair (every board of his alone) gets ``None``. A change's ``expected`` and ``actual``
+    are his fractions of the round (per pair), not sums. Raises ``ValueError`` for an unknown
     player index, a player twice in a group, or a rating or points that are not finite."""
     if not (math.isfinite(scale) and scale > 0):
         raise ValueError("scale must be a positive finite number")
@@ -268,7 +272,6 @@ def rate_boards(
         share = weight * k / pairs[i]
         parts = tuple(share * x for x in against[i])
         delta = math.fsum(parts)
-        # expected and actual: his fractions of the round (per pair), not sums.
         fractions = (expected[i] / pairs[i], actual[i] / pairs[i])
         out.append(Change(rating, rating + delta, delta, k, *fractions, parts))
     return out
