@@ -87,9 +87,9 @@ class Player:
     epsilon: float
 
 
-def population(strong: bool, eps_max: float) -> list[Player]:
-    """Strongest first: index = true rank. Ten ε evenly from 0 to ``eps_max``."""
-    values = [round(eps_max * i / 9, 4) for i in range(10)]
+def population(strong: bool, eps_max: float, count: int = 10) -> list[Player]:
+    """Strongest first: index = true rank. ``count`` ε evenly from 0 to ``eps_max``."""
+    values = [round(eps_max * i / (count - 1), 4) for i in range(count)]
     players = [Player(f"basic ε={e:g}", "basic", e) for e in values]
     if strong:
         players.insert(0, Player("strong", "strong", 0.0))

@@ -16,6 +16,9 @@ of players at the table; that separation is the caller's business): a higher K w
 provisional, then a K that shrinks towards a floor as games accumulate. docs/ratings.md
 gives the benchmark figures behind the defaults.
 
+A duplicate round is rated by board comparison instead (:func:`rate_boards`): every pair
+of players who held the same cards at different tables is a pairwise result of that board.
+
 Placements come from :func:`placements`: the winner first, the rest by final score, equal
 scores share a place, and a player who resigned (or was replaced by a bot for good)
 finishes last whatever his score.
@@ -189,6 +192,91 @@ def rate(standings: Sequence[Standing], config: EloConfig = DEFAULT) -> list[Cha
     return changes
 
 
+BOARD_SCALE = 2400.0
+"""The Elo scale of a board comparison's expectation: one board says much less than a
+whole match, so a rating gap expects a smaller share of it (400 points: 0.60 of a board,
+where it expects 0.91 of a match of two). Chosen with ``bench/ratings_duplicate.py`` so that
+duplicate ratings spread as the pool's other tables do (docs/ratings.md, "Duplicate
+events")."""
+BOARD_WEIGHT = 2.0
+"""A duplicate round moves a rating at most ``weight · K`` (a match at most K). With the
+scale it sets how fast ratings follow the comparisons: only ``weight / scale`` matters for
+the order (docs/ratings.md)."""
+
+
+def rate_boards(
+    players: Sequence[tuple[float, int]],
+    groups: Sequence[Sequence[tuple[int, float]]],
+    config: EloConfig = DEFAULT,
+    *,
+    scale: float = BOARD_SCALE,
+    weight: float = BOARD_WEIGHT,
+) -> list[Change | None]:
+    """The rating change of every player of one duplicate round, rated by board
+    comparison (docs/ratings.md, "Duplicate events").
+
+    ``players``: (rating, games in the pool) of everyone in the round, by index.
+    ``groups``: one per board group — the results of those who held the same dealing at
+    the same position — as (player index, the points that deal gave him). Within a group
+    every pair is a pairwise result (more points 1, equal ½, fewer 0) compared with the
+    Elo expectation on ``scale``; a player's terms are averaged over all his pairs of the
+    round and his K is applied once::
+
+        delta_i = weight · K_i · (1 / c_i) · Σ_{groups} Σ_{j ≠ i} (S_ij − E_ij)
+
+    with ``c_i`` his number of pairs: his matchpoint fraction of the round minus its
+    expectation. So a round moves a rating at most ``weight · K``, as a match moves it at
+    most K, and with equal K and equal ``c`` the deltas add up to zero. A player with no
+    pair (every board of his alone) gets ``None``. A change's ``expected`` and ``actual``
+    are his fractions of the round (per pair), not sums. Raises ``ValueError`` for an unknown
+    player index, a player twice in a group, or a rating or points that are not finite."""
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError("scale must be a positive finite number")
+    if not (math.isfinite(weight) and weight > 0):
+        raise ValueError("weight must be a positive finite number")
+    n = len(players)
+    for rating, games in players:
+        if not math.isfinite(rating):
+            raise ValueError(f"rating must be finite, not {rating!r}")
+        if games < 0:
+            raise ValueError("games must be ≥ 0")
+    against = [[0.0] * n for _ in range(n)]
+    expected = [0.0] * n
+    actual = [0.0] * n
+    pairs = [0] * n
+    for group in groups:
+        members = [i for i, _ in group]
+        if len(set(members)) != len(members):
+            raise ValueError("a player appears twice in one board group")
+        for i, points in group:
+            if not 0 <= i < n:
+                raise ValueError(f"no player {i} in the round")
+            if not math.isfinite(points):
+                raise ValueError(f"points must be finite, not {points!r}")
+        for i, mine in group:
+            for j, theirs in group:
+                if i == j:
+                    continue
+                e = expectation(players[i][0], players[j][0], scale)
+                a = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+                against[i][j] += a - e
+                expected[i] += e
+                actual[i] += a
+                pairs[i] += 1
+    out: list[Change | None] = []
+    for i, (rating, games) in enumerate(players):
+        if not pairs[i]:
+            out.append(None)
+            continue
+        k = config.k_factor(games)
+        share = weight * k / pairs[i]
+        parts = tuple(share * x for x in against[i])
+        delta = math.fsum(parts)
+        fractions = (expected[i] / pairs[i], actual[i] / pairs[i])
+        out.append(Change(rating, rating + delta, delta, k, *fractions, parts))
+    return out
+
+
 def placements(
     scores: Sequence[float], *, winner: int | None, resigned: Sequence[int] = ()
 ) -> list[int]:
@@ -228,6 +316,8 @@ def win_probabilities(ratings: Sequence[float], scale: float = SCALE) -> list[fl
 
 
 __all__ = [
+    "BOARD_SCALE",
+    "BOARD_WEIGHT",
     "DEFAULT",
     "PLAIN",
     "SCALE",
@@ -240,5 +330,6 @@ __all__ = [
     "pairwise_result",
     "placements",
     "rate",
+    "rate_boards",
     "win_probabilities",
 ]

@@ -192,3 +192,27 @@ class ResultCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{'annulled' if self.annulled else 'amended'}: result {self.result_id}"
+
+
+class DuplicateRound(models.Model):
+    """A rated duplicate round's board comparison, as its tournament gave it when the
+    round was over (docs/ratings.md, "Duplicate events"). The round's tables are rated
+    together, at ``played_at`` (its last table's finish), from these groups: each is the
+    results of those who held the same dealing at the same position, as
+    ``[result id, seat, points]``. The results of the round's tables are in ``results``."""
+
+    key = models.CharField(_("round"), max_length=64, unique=True)
+    players = models.PositiveSmallIntegerField(_("players at the table"))
+    played_at = models.DateTimeField(_("played at"))
+    groups = models.JSONField(_("board groups"), default=list)
+    results = models.ManyToManyField(
+        "games.MatchResult", related_name="duplicate_rounds", verbose_name=_("results")
+    )
+
+    class Meta:
+        verbose_name = _("duplicate round")
+        verbose_name_plural = _("duplicate rounds")
+        indexes = [models.Index(fields=["players", "played_at"], name="ratings_dup_round_time_idx")]
+
+    def __str__(self) -> str:
+        return f"duplicate round {self.key[:12]} ({self.players}p)"

@@ -27,7 +27,14 @@ from django.db.models import Count, Max, Q
 from accounts.types import User
 from ratings import elo
 from ratings.lines import SeatLine, seat_lines
-from ratings.models import PLAYER_COUNTS, Competitor, Rating, RatingChange, ResultCorrection
+from ratings.models import (
+    PLAYER_COUNTS,
+    Competitor,
+    DuplicateRound,
+    Rating,
+    RatingChange,
+    ResultCorrection,
+)
 
 if TYPE_CHECKING:
     from games.models import MatchResult
@@ -41,7 +48,8 @@ ADVISORY_KEY = 0x7A71_0000  # + players: one lock per pool
 class Applied:
     """What :func:`rating_apply_result` did: ``status`` is ``applied``, ``already``
     (processed before; nothing changed), ``skipped`` (not rated, annulled, or fewer than
-    two competitors) or ``recomputed`` (it arrived out of time order)."""
+    two competitors), ``recomputed`` (it arrived out of time order) or ``waiting`` (a
+    duplicate round's table, rated with its round once the round is over)."""
 
     status: str
     result_id: int
@@ -160,53 +168,41 @@ def _line_dict(line: SeatLine) -> dict[str, Any]:
     }
 
 
-def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
-    """Compute and write the changes of one result; the pool lock is held. Raises
-    IntegrityError when the result was processed already (the unique constraint)."""
-    players = result.table.players
-    wanted = Rating.objects.select_for_update().filter(
-        players=players, competitor__in=[e.competitor for e in entries]
-    )
+def _pool_ratings(players: int, competitors: Sequence[Competitor]) -> dict[int, Rating]:
+    """The competitors' ratings in the pool, locked, created at the start where missing."""
+    wanted = Rating.objects.select_for_update().filter(players=players, competitor__in=competitors)
     ratings = {r.competitor_id: r for r in wanted}
-    if len(ratings) < len(entries):
+    if len(ratings) < len({c.pk for c in competitors}):
         Rating.objects.bulk_create(
             [
-                Rating(
-                    competitor=e.competitor,
-                    players=players,
-                    is_bot=e.competitor.is_bot,
-                    rating=CONFIG.start,
-                )
-                for e in entries
-                if e.competitor.pk not in ratings
+                Rating(competitor=c, players=players, is_bot=c.is_bot, rating=CONFIG.start)
+                for c in {c.pk: c for c in competitors}.values()
+                if c.pk not in ratings
             ],
             ignore_conflicts=True,
         )
         ratings = {r.competitor_id: r for r in wanted.all()}
-    # Every seat is a standing (a bot level's copies each with the level's rating); a
-    # competitor's change is the mean over its seats.
-    standings: list[elo.Standing] = []
-    owner: list[int] = []
-    for i, e in enumerate(entries):
-        r = ratings[e.competitor.pk]
-        for place in e.seat_places:
-            standings.append(elo.Standing(r.rating, r.games, place, e.score))
-            owner.append(i)
-    computed = elo.rate(standings, CONFIG)
-    deltas: dict[int, list[float]] = defaultdict(list)
-    for i, change in zip(owner, computed):
-        deltas[i].append(change.delta)
+    return ratings
+
+
+def _write_changes(
+    moves: Sequence[tuple[MatchResult, _Entry, float]],
+    ratings: dict[int, Rating],
+    players: int,
+    played_at: datetime,
+) -> int:
+    """Insert one change per (result, entry, delta) and move the ratings. Raises
+    IntegrityError when a result was processed already (the unique constraint)."""
     rows = []
-    for i, e in enumerate(entries):
+    for result, e, delta in moves:
         r = ratings[e.competitor.pk]
-        delta = sum(deltas[i]) / len(deltas[i])
         before = r.rating
         rows.append(
             RatingChange(
                 competitor=e.competitor,
                 result=result,
                 players=players,
-                played_at=result.finished_at,
+                played_at=played_at,
                 seat=e.seats[0],
                 place=e.place,
                 before=before,
@@ -220,10 +216,13 @@ def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
         r.wins += e.place == 1
         r.provisional = CONFIG.is_provisional(r.games)
         r.is_bot = e.competitor.is_bot
-        r.last_played = max(r.last_played or result.finished_at, result.finished_at)
+        r.last_played = max(r.last_played or played_at, played_at)
     with transaction.atomic():  # a savepoint: the duplicate insert fails alone
         RatingChange.objects.bulk_create(rows)
+    moved = {e.competitor.pk for _, e, _ in moves}
     for r in ratings.values():  # three or four plain UPDATEs: cheaper than one bulk_update
+        if r.competitor_id not in moved:
+            continue
         Rating.objects.filter(pk=r.pk).update(
             rating=r.rating,
             games=r.games,
@@ -233,6 +232,129 @@ def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
             last_played=r.last_played,
         )
     return len(rows)
+
+
+def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
+    """Compute and write the changes of one result; the pool lock is held. Raises
+    IntegrityError when the result was processed already (the unique constraint)."""
+    players = result.table.players
+    ratings = _pool_ratings(players, [e.competitor for e in entries])
+    # Every seat is a standing (a bot level's copies each with the level's rating); a
+    # competitor's change is the mean over its seats.
+    standings: list[elo.Standing] = []
+    owner: list[int] = []
+    for i, e in enumerate(entries):
+        r = ratings[e.competitor.pk]
+        for place in e.seat_places:
+            standings.append(elo.Standing(r.rating, r.games, place, e.score))
+            owner.append(i)
+    computed = elo.rate(standings, CONFIG)
+    deltas: dict[int, list[float]] = defaultdict(list)
+    for i, change in zip(owner, computed):
+        deltas[i].append(change.delta)
+    moves = [(result, e, sum(deltas[i]) / len(deltas[i])) for i, e in enumerate(entries)]
+    return _write_changes(moves, ratings, players, result.finished_at)
+
+
+# ---------------------------------------------------------------- duplicate rounds
+
+
+@dataclass(slots=True)
+class _Round:
+    """A duplicate round's rated, not annulled results and who held each seat."""
+
+    results: list[MatchResult]
+    seats: dict[tuple[int, int], tuple[MatchResult, _Entry]]
+
+    @property
+    def people(self) -> list[_Entry]:
+        """One entry per person of the round (bots are never rated here)."""
+        found = {e.competitor.pk: e for _, e in self.seats.values() if not e.competitor.is_bot}
+        return list(found.values())
+
+
+def _round_of(dup: DuplicateRound, lines: dict[int, list[SeatLine] | None] | None = None) -> _Round:
+    results = [
+        r
+        for r in dup.results.select_related("table", "correction").order_by("id")
+        if _eligible(r, _correction(r))
+    ]
+    seats: dict[tuple[int, int], tuple[MatchResult, _Entry]] = {}
+    for result in results:
+        for e in _entries(result, _correction(result), (lines or {}).get(result.pk)):
+            for seat in e.seats:
+                seats[(result.pk, seat)] = (result, e)
+    return _Round(results, seats)
+
+
+def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
+    """Rate a duplicate round by board comparison (``elo.rate_boards``); the pool lock is
+    held. Every person of the round moves once, by his own table's result; a bot seat is
+    compared at its level's rating (when the event compares bots) and never moves."""
+    players = dup.players
+    people = rnd.people
+    ratings = _pool_ratings(players, [e.competitor for e in people])
+    bots = {
+        r.competitor_id: r
+        for r in Rating.objects.filter(
+            players=players,
+            competitor__in=[e.competitor for _, e in rnd.seats.values() if e.competitor.is_bot],
+        )
+    }
+    index: dict[tuple[int, ...], int] = {}
+    standing: list[tuple[float, int]] = []
+    groups: list[list[tuple[int, float]]] = []
+    for group in dup.groups:
+        members = []
+        for result_id, seat, points in group:
+            found = rnd.seats.get((int(result_id), int(seat)))
+            if found is None:
+                continue  # annulled, or not rated
+            competitor = found[1].competitor
+            key = (int(result_id), int(seat)) if competitor.is_bot else (competitor.pk,)
+            if key not in index:
+                r = (bots if competitor.is_bot else ratings).get(competitor.pk)
+                index[key] = len(standing)
+                standing.append((r.rating, r.games) if r is not None else (CONFIG.start, 0))
+            members.append((index[key], float(points)))
+        groups.append(members)
+    changes = elo.rate_boards(standing, groups, CONFIG)
+    moves = []
+    for result, e in {e.competitor.pk: (res, e) for res, e in rnd.seats.values()}.values():
+        i = index.get((e.competitor.pk,))
+        change = changes[i] if i is not None and not e.competitor.is_bot else None
+        if change is not None:
+            moves.append((result, e, change.delta))
+    return _write_changes(moves, ratings, players, dup.played_at)
+
+
+def _rate_round(dup: DuplicateRound) -> Applied:
+    first = dup.results.order_by("id").values_list("id", flat=True).first() or 0
+    if RatingChange.objects.filter(result__in=dup.results.all()).exists():
+        return Applied("already", first)  # a cheap early exit; the constraint decides
+    # The replays run outside the transaction.
+    lines: dict[int, list[SeatLine] | None] = {
+        r.pk: seat_lines(r.record) for r in dup.results.all()
+    }
+    try:
+        with transaction.atomic():
+            _lock_pool(dup.players)
+            rnd = _round_of(dup, lines)
+            later = RatingChange.objects.filter(
+                players=dup.players,
+                competitor__in=[e.competitor for e in rnd.people],
+                played_at__gt=dup.played_at,
+            ).exists()
+            if later:
+                done = _recompute_locked(since=dup.played_at, pools=[dup.players])
+                log.info("duplicate round %s arrived out of order: %s", dup.key, done.summary())
+                return Applied("recomputed", first, done.results)
+            count = _apply_round_locked(dup, rnd)
+    except IntegrityError:
+        if RatingChange.objects.filter(result__in=dup.results.all()).exists():
+            return Applied("already", first)
+        raise
+    return Applied("applied" if count else "skipped", first, count)
 
 
 def _correction(result: MatchResult) -> ResultCorrection | None:
@@ -258,6 +380,11 @@ def rating_apply_result(*, result_id: int) -> Applied:
     correction = _correction(result)
     if not _eligible(result, correction):
         return Applied("skipped", result_id)
+    if result.table.dealing_source:
+        # A duplicate round's table: rated with its round, once the round is over and
+        # its tournament has given the board comparison (rating_apply_duplicate_round).
+        dup = result.duplicate_rounds.first()
+        return Applied("waiting", result_id) if dup is None else _rate_round(dup)
     if RatingChange.objects.filter(result=result).exists():
         return Applied("already", result_id)  # a cheap early exit; the constraint decides
     lines = seat_lines(result.record)  # the replay runs outside the transaction
@@ -283,6 +410,43 @@ def rating_apply_result(*, result_id: int) -> Applied:
             return Applied("already", result_id)
         raise
     return Applied("applied", result_id, count)
+
+
+def duplicate_round_record(
+    *,
+    key: str,
+    players: int,
+    result_ids: Sequence[int],
+    groups: Sequence[Sequence[tuple[int, int, float]]],
+) -> DuplicateRound | None:
+    """Record a duplicate round that is over, for its rating by board comparison
+    (docs/ratings.md, "Duplicate events"): ``key`` names the round (its commitment),
+    ``result_ids`` are its tables' results, ``groups`` its board groups as (result id,
+    seat, points). Once: a second call with the same key returns the first record. Only
+    rated tables' results count; ``None`` when there is none."""
+    from games.models import MatchResult
+
+    results = list(MatchResult.objects.filter(pk__in=result_ids, table__rated=True))
+    if not results:
+        return None
+    with transaction.atomic():
+        dup, created = DuplicateRound.objects.get_or_create(
+            key=key,
+            defaults={
+                "players": players,
+                "played_at": max(r.finished_at for r in results),
+                "groups": [[[int(r), int(s), p] for r, s, p in g] for g in groups],
+            },
+        )
+        if created:
+            dup.results.set(results)
+    return dup
+
+
+def rating_apply_duplicate_round(*, round_id: int) -> Applied:
+    """Rate a recorded duplicate round's tables by board comparison, exactly once (as
+    :func:`rating_apply_result` rates a result)."""
+    return _rate_round(DuplicateRound.objects.get(pk=round_id))
 
 
 def ratings_recompute(
@@ -324,16 +488,33 @@ def _recompute_locked(*, since: datetime | None, pools: Sequence[int]) -> Recomp
     )
     if since is not None:
         results = results.filter(finished_at__gte=since)
-    results = results.exclude(correction__annulled=True).order_by("finished_at", "id")
-    for result in results:
-        correction = _correction(result)
-        lines = None
+    results = results.exclude(correction__annulled=True).filter(table__dealing_source__isnull=True)
+    rounds = DuplicateRound.objects.filter(players__in=pools).prefetch_related("results")
+    if since is not None:
+        rounds = rounds.filter(played_at__gte=since)
+    # One time line: the results in (finished_at, id) order, each duplicate round at its
+    # end (its last table's finish, then its last result's id).
+    units: list[tuple[datetime, int, MatchResult | DuplicateRound]] = [
+        (r.finished_at, r.pk, r) for r in results
+    ]
+    units += [(d.played_at, max((r.pk for r in d.results.all()), default=0), d) for d in rounds]
+    units.sort(key=lambda u: (u[0], u[1]))
+
+    def lines_of(result: MatchResult) -> list[SeatLine] | None:
         if result.pk in cached_results and not _multi_seat_bots(result):
-            lines = _lines_from_cache(result, kept_lines)
-        entries = _entries(result, correction, lines)
+            return _lines_from_cache(result, kept_lines)
+        return None
+
+    for _, _, unit in units:
+        if isinstance(unit, DuplicateRound):
+            rnd = _round_of(unit, {r.pk: lines_of(r) for r in unit.results.all()})
+            if _apply_round_locked(unit, rnd):
+                report.results += len(rnd.results)
+            continue
+        entries = _entries(unit, _correction(unit), lines_of(unit))
         if len(entries) < 2:
             continue
-        _apply_locked(result, entries)
+        _apply_locked(unit, entries)
         report.results += 1
     after = {
         (r.competitor_id, r.players): r.rating for r in Rating.objects.filter(players__in=pools)

@@ -46,6 +46,7 @@ class BoardResult:
     declarer: bool = False
     contract: int | None = None
     outcome: str = ""  # made, failed, written_off: the deal's
+    seat: int | None = None  # the table's seat number (the ratings' key), when known
 
 
 @dataclass(frozen=True, slots=True)

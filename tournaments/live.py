@@ -6,7 +6,8 @@ open a table with these players (and bots) in these seats, read how far a table 
 got, stop it after its current deal, make a disqualified player resign.
 
 From the ratings app: a player's rating and rated matches (entry conditions, seeding),
-and the amendment of a result (the ratings recompute from it).
+the amendment of a result (the ratings recompute from it), and a duplicate round's board
+comparison (the ratings rate the round's tables by it).
 """
 
 from __future__ import annotations
@@ -192,3 +193,22 @@ def ratings_amend(
     if not result.table.rated:
         return
     rating_services.result_correct(result=result, placements=placements, reason=reason, by=by)
+
+
+def ratings_duplicate_round(
+    *,
+    key: str,
+    players: int,
+    result_ids: Sequence[int],
+    groups: Sequence[Sequence[tuple[int, int, float]]],
+) -> None:
+    """A rated duplicate round is over: the ratings record its board comparison now and
+    rate its tables by it after the commit (docs/ratings.md, "Duplicate events")."""
+    from ratings.tasks import apply_duplicate_round
+
+    dup = rating_services.duplicate_round_record(
+        key=key, players=players, result_ids=result_ids, groups=groups
+    )
+    if dup is not None:
+        round_id = dup.pk
+        transaction.on_commit(lambda: apply_duplicate_round.delay(round_id))

@@ -30,7 +30,11 @@ def tournament_errors(t: Tournament) -> dict[str, list[str]]:
     except game_errors.TableError as exc:
         add("options", exc.message)
     else:
-        if t.rated and opts != Options.preset(t.preset).replace(players=k):
+        rules = Options.preset(t.preset).replace(players=k)
+        if t.format == t.Format.DUPLICATE and t.boards:
+            # A duplicate round's match is its boards (docs/duplicate.md): its own rule.
+            rules = rules.replace(deals=t.boards)
+        if t.rated and opts != rules:
             add(
                 "rated",
                 _("A rated tournament plays its preset's rules unchanged (target included)."),
@@ -52,9 +56,6 @@ def tournament_errors(t: Tournament) -> dict[str, list[str]]:
             add("rounds", _("A duplicate tournament needs its number of rounds."))
         if not t.boards or not 1 <= t.boards <= 100:
             add("boards", _("A duplicate tournament needs 1 to 100 boards a round."))
-        if t.rated:
-            # docs/duplicate.md "Ratings": not chosen yet, so the event is unrated.
-            add("rated", _("A duplicate tournament is unrated (its ratings are not chosen yet)."))
     if t.format == t.Format.ARENA and not t.duration_minutes:
         add("duration_minutes", _("An arena needs its duration."))
     if t.format == t.Format.KNOCKOUT and not 1 <= t.advance < k:

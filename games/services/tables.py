@@ -45,7 +45,10 @@ def table_create(
     (the ratings compare like with like). ``dealing_source``: a duplicate round's
     sequence (``round_seed``, ``round_commitment``, ``entrant_seeds``) to deal from."""
     opts = table_options(players=players, preset=preset, options=options)
-    if rated and opts != Options.preset(preset).replace(players=players):
+    rules = Options.preset(preset).replace(players=players)
+    if dealing_source and opts.deals is not None:
+        rules = rules.replace(deals=opts.deals)  # a duplicate round's match: its boards
+    if rated and opts != rules:
         raise errors.Malformed("a rated table plays its preset's options unchanged")
     low, high = MOVE_SECONDS_RANGE
     if not low <= move_seconds <= high:

@@ -78,6 +78,41 @@ def test_two_workers_at_once_write_one_change_per_player(
     )
 
 
+def test_two_workers_rating_one_duplicate_round_at_once_write_one_change_per_player(
+    on_postgres: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.models import Table
+
+    users = [UserFactory() for _ in range(6)]
+    one = finished_match(users[:3], seed=1)
+    two = finished_match(users[3:], seed=2)
+    Table.objects.filter(pk__in=[one.table_id, two.table_id]).update(
+        dealing_source={"round_commitment": "r"}
+    )
+    groups = [[(one.pk, seat, 10 * seat), (two.pk, seat, 5)] for seat in range(3)]
+    dup = services.duplicate_round_record(
+        key="r", players=3, result_ids=[one.pk, two.pk], groups=groups
+    )
+    assert dup is not None
+    # Both workers get past the early "already rated?" look before either writes.
+    barrier = threading.Barrier(2, timeout=30)
+    replay = services.seat_lines
+    mine = threading.local()
+
+    def slow_replay(record: Any) -> Any:
+        lines = replay(record)
+        mine.calls = getattr(mine, "calls", 0) + 1
+        if mine.calls == 2:  # the worker's second table: it has looked, it has not written
+            barrier.wait()
+        return lines
+
+    monkeypatch.setattr(services, "seat_lines", slow_replay)
+    statuses = run_together(
+        2, lambda: services.rating_apply_duplicate_round(round_id=dup.pk).status
+    )
+    assert (sorted(statuses), RatingChange.objects.count()) == (["already", "applied"], 6)
+
+
 def test_many_results_on_two_workers_match_a_serial_recompute(on_postgres: None) -> None:
     from datetime import timedelta
 

@@ -234,6 +234,51 @@ def test_win_probabilities_add_up_to_one(rs: list[float]) -> None:
     assert math.fsum(elo.win_probabilities(rs)) == pytest.approx(1.0)
 
 
+# ---------------------------------------------------------------- board comparison
+
+
+def test_a_board_comparison_is_the_matchpoint_fraction_minus_its_expectation() -> None:
+    # 1600 (established, K 48) against two 1500s in two groups; he beats one, ties one.
+    players = [(1600.0, ESTABLISHED), (1500.0, ESTABLISHED), (1500.0, ESTABLISHED)]
+    changes = elo.rate_boards(players, [[(0, 120), (1, -120)], [(0, 40), (2, 40)]])
+    e = elo.expectation(1600, 1500, elo.BOARD_SCALE)
+    k = elo.BOARD_WEIGHT * elo.DEFAULT.k_factor(ESTABLISHED)
+    assert changes[0] is not None and changes[0].delta == pytest.approx(k * (0.75 - e))
+    assert changes[0].actual == pytest.approx(0.75) and changes[0].expected == pytest.approx(e)
+    assert changes[1] is not None and changes[1].delta == pytest.approx(k * (0.0 - (1 - e)))
+
+
+def test_a_player_compared_with_nobody_gets_no_change() -> None:
+    changes = elo.rate_boards([(1500.0, 0), (1500.0, 0), (1500.0, 0)], [[(0, 5), (1, 0)], [(2, 9)]])
+    assert changes[2] is None and changes[0] is not None
+
+
+def test_a_round_moves_a_rating_at_most_k_times_its_weight() -> None:
+    players = [(1500.0, 0), (1500.0, 0)]
+    groups = [[(0, 100), (1, 0)]] * 6
+    changes = elo.rate_boards(players, groups, weight=2.0)
+    assert [c.delta for c in changes if c] == pytest.approx([80.0, -80.0])
+
+
+def test_a_player_twice_in_one_board_group_is_refused() -> None:
+    with pytest.raises(ValueError, match="twice"):
+        elo.rate_boards([(1500.0, 0), (1500.0, 0)], [[(0, 5), (0, 5)]])
+
+
+@given(
+    st.lists(ratings, min_size=2, max_size=6),
+    st.lists(st.lists(st.integers(-250, 250), min_size=2, max_size=6), min_size=1, max_size=8),
+)
+def test_equal_k_and_equal_pairs_make_a_zero_sum_round(
+    rs: list[float], boards: list[list[int]]
+) -> None:
+    # Every group holds everyone: each player then has as many pairs as the others.
+    players = [(r, ESTABLISHED) for r in rs]
+    groups = [[(i, float(b[i % len(b)])) for i in range(len(rs))] for b in boards]
+    changes = elo.rate_boards(players, groups)
+    assert math.fsum(c.delta for c in changes if c) == pytest.approx(0.0, abs=1e-6)
+
+
 def test_the_math_loads_no_web_framework() -> None:
     import subprocess
     import sys

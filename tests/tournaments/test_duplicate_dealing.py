@@ -115,20 +115,6 @@ def test_the_sequence_is_not_given_out_before_the_seeds_are_final():
         services.dealing_server_seed(dealing, 0)
 
 
-def test_a_duplicate_event_is_unrated_and_needs_its_boards():
-    with pytest.raises(errors.Invalid, match="unrated"):
-        services.tournament_create(
-            created_by=UserFactory(),
-            name="D",
-            format="duplicate",
-            rounds=2,
-            rated=True,
-            boards=4,
-            registration_opens_at=TournamentFactory.registration_opens_at.function(),
-            starts_at=TournamentFactory.starts_at,
-        )
-
-
 def test_the_boards_page_shows_every_tables_result_side_by_side_after_the_round(client):
     from django.urls import reverse
 

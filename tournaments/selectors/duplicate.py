@@ -80,6 +80,7 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
                         declarer=entry["declarer"] == seat,
                         contract=entry["contract"],
                         outcome=entry["outcome"],
+                        seat=seat,
                     )
                 )
             board += 1

@@ -43,6 +43,7 @@ from tournaments.services.common import (
 from tournaments.services.duplicate import (
     dealing_server_seed,
     duplicate_commit,
+    duplicate_rate_round,
     duplicate_reveal,
     duplicate_seal,
     entrant_seed_give,
@@ -93,6 +94,7 @@ __all__ = [
     "dealing_server_seed",
     "disqualify_check",
     "duplicate_commit",
+    "duplicate_rate_round",
     "duplicate_reveal",
     "duplicate_seal",
     "entrant_seed_give",

@@ -4,10 +4,12 @@ tables start, give the tables the sequence's seeds, reveal the secret when the r
 
     commit (round n: when round n − 1 is seated, round 1 at the event's start)
       → entrants add seeds → seal (the round's tables start) → reveal (the round is over)
+      → rate (a rated event: the round's board comparison goes to the ratings)
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
@@ -20,8 +22,10 @@ from games.engine.fair import (
     new_server_seed,
     validate_client_seed,
 )
-from tournaments import errors
-from tournaments.models import DuplicateDealing, EntrantSeed, Registration, Tournament
+from games.models import MatchResult
+from tournaments import errors, live
+from tournaments.models import DuplicateDealing, EntrantSeed, Registration, Round, Tournament
+from tournaments.selectors.duplicate import round_board_results
 from tournaments.services.common import R, current_time
 
 
@@ -101,3 +105,36 @@ def dealing_server_seed(dealing: DuplicateDealing, index: int) -> bytes:
     if dealing.sealed_at is None:
         raise errors.WrongState("the round's seeds are not final until its tables start")
     return duplicate_server_seed(bytes.fromhex(dealing.round_seed), entrant_seeds(dealing), index)
+
+
+def duplicate_rate_round(*, tournament: Tournament, number: int) -> None:
+    """A rated event's round is over: the ratings get its board comparison — every board
+    group (the results of those who held the same dealing at the same position) as (result
+    id, seat, points) — and rate its tables by it (docs/ratings.md, "Duplicate events").
+    Bots are in the groups when the event compares them; the ratings never move a bot.
+    Idempotent: the ratings record a round once."""
+    if not tournament.rated or tournament.format != Tournament.Format.DUPLICATE:
+        return
+    dealing = DuplicateDealing.objects.filter(tournament=tournament, round_number=number).first()
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if dealing is None or rnd is None:
+        return
+    table_numbers = dict(rnd.assignments.exclude(table=None).values_list("table_id", "number"))
+    result_of = {
+        table_numbers[table_id]: pk
+        for table_id, pk in MatchResult.objects.filter(table__in=table_numbers).values_list(
+            "table_id", "pk"
+        )
+    }
+    left_out = tournament.duplicate_bots == Tournament.DuplicateBots.EXCLUDE
+    groups: dict[tuple[int, int, int], list[tuple[int, int, float]]] = defaultdict(list)
+    for r in round_board_results(rnd)[0]:
+        if (r.entrant is None and left_out) or r.seat is None or r.table not in result_of:
+            continue
+        groups[(r.board, r.dealing, r.position)].append((result_of[r.table], r.seat, r.points))
+    live.ratings_duplicate_round(
+        key=dealing.commitment,
+        players=tournament.players_per_table,
+        result_ids=sorted(result_of.values()),
+        groups=[groups[k] for k in sorted(groups)],
+    )

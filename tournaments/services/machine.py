@@ -349,6 +349,7 @@ def _duplicate_step(t: Tournament, number: int, now: datetime, *, seal: bool) ->
         .values_list("table_id", flat=True)
     ):
         live.table_dealings_reveal(table_id)
+    duplicate.duplicate_rate_round(tournament=t, number=number)
 
 
 def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:

@@ -1,0 +1,104 @@
+"""A rated duplicate event (docs/ratings.md, "Duplicate events"): allowed with its
+preset's rules and its boards; at the end of a round its tables are rated by board
+comparison, bots never."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import MatchResult
+from ratings import elo
+from ratings.models import DuplicateRound, Rating, RatingChange
+from tests.factories import UserFactory
+from tests.tournaments.helpers import TournamentFactory, entered, play_round, settle
+from tests.tournaments.test_duplicate_dealing import duplicate_cup
+from tournaments import errors, services
+from tournaments.models import Round, Tournament
+from tournaments.selectors.duplicate import round_board_results
+
+pytestmark = pytest.mark.django_db
+
+
+def rated_duplicate(**fields):
+    return duplicate_cup(**{"rated": True, **fields})
+
+
+def create(**fields):
+    return services.tournament_create(
+        **{
+            "created_by": UserFactory(),
+            "name": "D",
+            "format": "duplicate",
+            "rounds": 2,
+            "boards": 4,
+            "registration_opens_at": TournamentFactory.registration_opens_at.function(),
+            "starts_at": TournamentFactory.starts_at,
+            **fields,
+        }
+    )
+
+
+def test_a_duplicate_event_needs_its_boards() -> None:
+    with pytest.raises(errors.Invalid, match="boards"):
+        create(boards=0)
+
+
+def test_a_duplicate_event_may_be_rated_with_its_presets_rules() -> None:
+    t = create(rated=True, preset="classic")
+    assert t.rated and t.table_options()["deals"] == 4
+
+
+def test_a_rated_duplicate_event_still_plays_its_presets_rules_unchanged() -> None:
+    with pytest.raises(errors.Invalid, match="preset"):
+        create(rated=True, preset="classic", match_target=500)
+
+
+def expected_deltas(t: Tournament) -> dict[int, float]:
+    """The board comparison of round 1 worked out from its tables' records, everyone new."""
+    results, _ = round_board_results(Round.objects.get(tournament=t, number=1))
+    people = sorted({r.entrant for r in results if r.entrant is not None})
+    index = {p: i for i, p in enumerate(people)}
+    groups: dict[tuple[int, int, int], list[tuple[int, float]]] = {}
+    for r in results:
+        assert r.entrant is not None
+        groups.setdefault((r.board, r.dealing, r.position), []).append(
+            (index[r.entrant], float(r.points))
+        )
+    changes = elo.rate_boards([(elo.START_RATING, 0)] * len(people), list(groups.values()))
+    return {p: c.delta for p, c in zip(people, changes) if c is not None}
+
+
+def test_a_rated_round_rates_its_tables_by_board_comparison_when_it_is_over() -> None:
+    t = rated_duplicate()
+    entered(t, 6)
+    settle(t, 0)
+    play_round(t)
+    assert MatchResult.objects.filter(table__tournament_assignment__round__tournament=t).exists()
+    settle(t, 1)
+
+    dup = DuplicateRound.objects.get()
+    assert dup.results.count() == 2 and dup.players == 3
+    got = {c.competitor.user_id: c.delta for c in RatingChange.objects.select_related("competitor")}
+    assert got == pytest.approx(expected_deltas(t))
+    assert all(r.games == 1 for r in Rating.objects.all())
+
+
+def test_an_unrated_duplicate_round_leaves_the_ratings_alone() -> None:
+    t = rated_duplicate(rated=False)
+    entered(t, 6)
+    settle(t, 0)
+    play_round(t)
+    settle(t, 1)
+    assert not DuplicateRound.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_bot_seats_of_a_rated_round_are_never_rated() -> None:
+    t = rated_duplicate()
+    entered(t, 5)  # two tables of three: one seat goes to a bot
+    settle(t, 0)
+    play_round(t)
+    settle(t, 1)
+    assert DuplicateRound.objects.exists()
+    assert RatingChange.objects.filter(competitor__user__isnull=True).count() == 0
+    assert not Rating.objects.filter(competitor__user__isnull=True).exists()
+    assert RatingChange.objects.count() == 5
