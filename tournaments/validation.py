@@ -32,8 +32,9 @@ def tournament_errors(t: Tournament) -> dict[str, list[str]]:
     else:
         rules = Options.preset(t.preset).replace(players=k)
         if t.format == t.Format.DUPLICATE and t.boards:
-            # A duplicate round's match is its boards (docs/duplicate.md): its own rule.
-            rules = rules.replace(deals=t.boards)
+            # A duplicate round's match is its boards (docs/duplicate.md), each from 0:0:0
+            # if the organiser chose it: the format's own rules, rated or not.
+            rules = rules.replace(deals=t.boards, boards_from_zero=t.boards_from_zero)
         if t.rated and opts != rules:
             add(
                 "rated",

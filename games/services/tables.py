@@ -47,7 +47,8 @@ def table_create(
     opts = table_options(players=players, preset=preset, options=options)
     rules = Options.preset(preset).replace(players=players)
     if dealing_source and opts.deals is not None:
-        rules = rules.replace(deals=opts.deals)  # a duplicate round's match: its boards
+        # A duplicate round's match: its boards, each from 0:0:0 if the event says so.
+        rules = rules.replace(deals=opts.deals, boards_from_zero=opts.boards_from_zero)
     if rated and opts != rules:
         raise errors.Malformed("a rated table plays its preset's options unchanged")
     low, high = MOVE_SECONDS_RANGE

@@ -48,6 +48,24 @@ def test_a_duplicate_event_may_be_rated_with_its_presets_rules() -> None:
     assert t.rated and t.table_options()["deals"] == 4
 
 
+def test_a_rated_duplicate_event_may_play_every_board_from_0_0_0() -> None:
+    t = create(rated=True, preset="classic", boards_from_zero=True)
+    assert t.rated and t.table_options()["boards_from_zero"] is True
+
+
+def test_a_rated_pure_duplicate_round_opens_its_tables_and_is_rated() -> None:
+    t = rated_duplicate(boards_from_zero=True)
+    entered(t, 6)
+    settle(t, 0)
+    play_round(t)
+    settle(t, 1)
+
+    dup = DuplicateRound.objects.get()
+    assert dup.results.count() == 2 and all(
+        r.table.options["boards_from_zero"] for r in dup.results.select_related("table")
+    )
+
+
 def test_a_rated_duplicate_event_still_plays_its_presets_rules_unchanged() -> None:
     with pytest.raises(errors.Invalid, match="preset"):
         create(rated=True, preset="classic", match_target=500)
