@@ -63,15 +63,16 @@ def finished_table(
 
 
 def played_table(*, deals: int, user: Any) -> Any:
-    """A match ``user`` played against two basic bots through the services, cut after
-    ``deals`` deals as a round's time limit cuts one: a finished table as the service
+    """A match ``user`` played against two basic bots through the services (the simple
+    preset: no redeal, so every deal is played), cut after ``deals`` deals as a round's
+    time limit cuts one: a finished table as the service
     leaves it (its dealings, its log, its result), which its pages and sockets open.
     Bots and the person's turns (a basic bot's choice) run here, in this process."""
     from games import services
     from games.models import Table
     from tests.games.helpers import committed, play_to_end
 
-    table = services.table_create(user=user, players=3, preset="classic", move_seconds=600)
+    table = services.table_create(user=user, players=3, preset="simple", move_seconds=600)
     for _ in range(2):
         services.seat_fill_with_bot(table=table, level="basic", by=user)
     with committed():
