@@ -80,7 +80,8 @@ async function refresh() {
 function follow(running) {
   if (!socket) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}${config.ws_path}${query}`);
+    const opened = new WebSocket(`${scheme}://${location.host}${config.ws_path}${query}`);
+    socket = opened;
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
@@ -88,7 +89,8 @@ function follow(running) {
       if (message.status === "done") refresh();
       else show(message);
     });
-    socket.addEventListener("close", () => { socket = null; });
+    // A socket closed by stopFollowing may report it after a new one opened.
+    socket.addEventListener("close", () => { if (socket === opened) socket = null; });
   }
   // The socket is the fast path; while it runs, a slow poll covers a lost message.
   if (running && !poll) poll = setInterval(refresh, 15000);
