@@ -64,7 +64,7 @@ def finished_table(
 
 def played_table(*, deals: int, user: Any) -> Any:
     """A match ``user`` played against two basic bots through the services (the simple
-    preset: no redeal, so every deal is played), cut after ``deals`` deals as a round's
+    preset without the write-off: no redeal, so every deal is played out), cut after ``deals`` deals as a round's
     time limit cuts one: a finished table as the service
     leaves it (its dealings, its log, its result), which its pages and sockets open.
     Bots and the person's turns (a basic bot's choice) run here, in this process."""
@@ -72,7 +72,9 @@ def played_table(*, deals: int, user: Any) -> Any:
     from games.models import Table
     from tests.games.helpers import committed, play_to_end
 
-    table = services.table_create(user=user, players=3, preset="simple", move_seconds=600)
+    table = services.table_create(
+        user=user, players=3, preset="simple", options={"write_off": False}, move_seconds=600
+    )
     for _ in range(2):
         services.seat_fill_with_bot(table=table, level="basic", by=user)
     with committed():
