@@ -146,6 +146,9 @@ def analysis_run(*, analysis_id: int) -> bool:
         analysis.started_at = timezone.now()
         analysis.done = 0
         analysis.save(update_fields=["status", "attempts", "started_at", "done"])
+    # The pages leave "waiting for a free worker" now, not after the first decision
+    # (a bid can take seconds); after a worker died, the bar starts again from 0.
+    _broadcast(analysis.table_id, analysis_id)
     table = Table.objects.select_related("result").get(pk=analysis.table_id)
     record = table.result.record
 

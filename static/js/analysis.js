@@ -63,7 +63,10 @@ function show(state) {
   ask.hidden = !(config.player && ["none", "failed", "cancelled"].includes(state.status));
   cancel.hidden = !(config.player && running);
   if (!config.signed_in && state.status === "none") status.textContent = `${t("none")} ${t("sign_in")}`;
-  if (running) follow();
+  // Every viewer listens while the analysis is not done, so that one asked for by
+  // another player (or the organiser) shows its progress here too; only a visible page
+  // holds a socket (sockets are counted per person).
+  if (state.status !== "done" && document.visibilityState === "visible") follow(running);
   else stopFollowing();
   if (state.status === "done" && state.result) render(state.result);
 }
@@ -74,10 +77,11 @@ async function refresh() {
   else status.textContent = answer.data?.error?.message || t("error");
 }
 
-function follow() {
+function follow(running) {
   if (!socket) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}${config.ws_path}${query}`);
+    const opened = new WebSocket(`${scheme}://${location.host}${config.ws_path}${query}`);
+    socket = opened;
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
@@ -85,10 +89,12 @@ function follow() {
       if (message.status === "done") refresh();
       else show(message);
     });
-    socket.addEventListener("close", () => { socket = null; });
+    // A socket closed by stopFollowing may report it after a new one opened.
+    socket.addEventListener("close", () => { if (socket === opened) socket = null; });
   }
-  // The socket is the fast path; a slow poll covers a lost message.
-  if (!poll) poll = setInterval(refresh, 15000);
+  // The socket is the fast path; while it runs, a slow poll covers a lost message.
+  if (running && !poll) poll = setInterval(refresh, 15000);
+  if (!running && poll) { clearInterval(poll); poll = null; }
 }
 
 function stopFollowing() {
@@ -230,6 +236,11 @@ cancel.addEventListener("click", async () => {
   const answer = await api("DELETE");
   if (answer.ok) show(answer.data);
   else status.textContent = answer.data?.error?.message || t("error");
+});
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") refresh();
+  else stopFollowing();
 });
 
 refresh();

@@ -60,3 +60,24 @@ def finished_table(
             placements=[1, 2, 3], deals=deals, record=record,
         )  # fmt: skip
     return table
+
+
+def played_table(*, deals: int, user: Any) -> Any:
+    """A match ``user`` played against two basic bots through the services (the simple
+    preset without the write-off: no redeal, so every deal is played out), cut after ``deals`` deals as a round's
+    time limit cuts one: a finished table as the service
+    leaves it (its dealings, its log, its result), which its pages and sockets open.
+    Bots and the person's turns (a basic bot's choice) run here, in this process."""
+    from games import services
+    from games.models import Table
+    from tests.games.helpers import committed, play_to_end
+
+    table = services.table_create(
+        user=user, players=3, preset="simple", options={"write_off": False}, move_seconds=600
+    )
+    for _ in range(2):
+        services.seat_fill_with_bot(table=table, level="basic", by=user)
+    with committed():
+        services.table_start(table=table, user=user)
+    Table.objects.filter(pk=table.pk).update(finish_after_deals=deals, finishing_by="time")
+    return play_to_end(table, rng=None)

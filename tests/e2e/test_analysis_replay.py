@@ -31,6 +31,14 @@ from tests.analysis.helpers import finished_table
 finished_table(deals=2, users=[User.objects.get(username="{username}")])
 """
 
+# A match the person played through the services (its dealings and log as a real one
+# leaves them, which the table socket reads): the socket's test needs one.
+PLAYED = """
+from accounts.models import User
+from tests.analysis.helpers import played_table
+played_table(deals=1, user=User.objects.get(username="{username}"))
+"""
+
 RUNNING = """
 from accounts.models import User
 from analysis import services
@@ -42,10 +50,13 @@ services._broadcast(table.pk, table.analysis.pk)
 
 
 def open_replay(pages: Any, e2e_server: Any, *, width: int = 1280, height: int = 900,
-                locale: str = "en-GB") -> tuple[Any, str]:  # fmt: skip
+                locale: str = "en-GB", played: bool = False) -> tuple[Any, str]:  # fmt: skip
     page = pages.new(width=width, height=height, locale=locale)
     username = sign_up(page)
-    e2e_server.manage("shell", "-c", FINISHED.format(username=username))
+    if played:
+        e2e_server.manage("shell", "-c", PLAYED.format(username=username), GAMES_SCHEDULER="manual")
+    else:
+        e2e_server.manage("shell", "-c", FINISHED.format(username=username))
     page.goto("/matches/")
     page.click("a[href$='/replay/']")
     page.wait_for_selector("#replay-deal option", state="attached")
@@ -107,7 +118,15 @@ def test_next_mistake_follows_the_labels(pages, e2e_server):
 
 
 def test_progress_comes_over_the_table_socket_without_a_reload(pages, e2e_server):
-    page, username = open_replay(pages, e2e_server)
+    page, username = open_replay(pages, e2e_server, played=True)
+    frames: list[dict[str, Any]] = []
+    page.on(
+        "websocket",
+        lambda ws: (
+            "/ws/tables/" in ws.url
+            and ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        ),
+    )
     ask(page)
     e2e_server.manage("shell", "-c", RUNNING.format(username=username, done=3))
     page.reload()
@@ -118,6 +137,8 @@ def test_progress_comes_over_the_table_socket_without_a_reload(pages, e2e_server
     page.wait_for_function("() => document.getElementById('analysis-progress').value === 7")
     assert page.evaluate("() => window.__same") is True  # no reload happened
     assert "7" in page.text_content("#analysis-status")
+    # It came over the socket (the page's poll, every 15 s, would bring it too).
+    assert {"type": "analysis", "status": "running", "done": 7, "total": 20} in frames
 
 
 def test_on_a_phone_the_analysis_fits_the_width(pages, e2e_server):

@@ -19,18 +19,14 @@ import csv
 import io
 import os
 import re
-import subprocess
-import sys
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Pages, ci
-from tests.e2e.live import ROOT, LiveServer
+from tests.e2e.conftest import Pages
+from tests.e2e.stack import FullStack, postgres_and_redis
 from tests.e2e.steps import PASSWORD, admin_add_walk_in, api_call, api_player, sign_in, sign_up
 
 pytestmark = pytest.mark.timeout(900)
@@ -39,93 +35,10 @@ TICK = 60_000  # ms: a few ticks of the beat (every second here) on a slow, busy
 ROUND = 240_000  # ms: a one-minute round, its last deal, the next round's break
 
 
-def _postgres_and_redis() -> None:
-    database, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
-    if database.startswith(("postgres://", "postgresql://")) and redis_url:
-        return
-    message = "the club evening needs PostgreSQL and Redis: set DATABASE_URL and REDIS_URL"
-    pytest.fail(message) if ci() else pytest.skip(message)
-
-
-class EveningServer(LiveServer):
-    """The live server as the full stack runs: tasks through Redis to a Celery worker,
-    the tick and the clocks from Celery beat (both started here, on their own queue)."""
-
-    def __init__(self) -> None:
-        super().__init__(bot_delay="0.2")
-        self.queue = f"evening-{uuid.uuid4().hex[:10]}"
-        self.workers: list[subprocess.Popen[bytes]] = []
-
-    def environment(self) -> dict[str, str]:
-        env = super().environment()
-        env.update(
-            DJANGO_SETTINGS_MODULE="tests.e2e.evening_settings",
-            E2E_QUEUE=self.queue,
-            CELERY_TASK_ALWAYS_EAGER="false",
-            GAMES_SCHEDULER="celery",
-        )
-        env.pop("CELERY_BROKER_URL", None)
-        return env
-
-    def start(self) -> EveningServer:
-        super().start()
-        celery = [sys.executable, "-m", "celery", "-A", "config"]
-        tmp = Path(self.tmp.name)
-        for name, args in (
-            ("worker", ["worker", "--pool=threads", "--concurrency=4", "--queues", self.queue,
-                        "--hostname", f"{self.queue}@%h", "--without-gossip",
-                        "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"]),
-            ("beat", ["beat", "--schedule", str(tmp / "beat-schedule"), "--loglevel=WARNING"]),
-        ):  # fmt: skip
-            out = (tmp / f"{name}.log").open("wb")
-            self.workers.append(
-                subprocess.Popen(
-                    [*celery, *args],
-                    cwd=ROOT,
-                    env=self.env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            )
-        return self
-
-    def stop(self) -> None:
-        for process in self.workers:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        self.workers = []
-        try:
-            import redis
-
-            redis.Redis.from_url(os.environ["REDIS_URL"]).delete(
-                self.queue, f"_kombu.binding.{self.queue}"
-            )
-        finally:
-            super().stop()
-
-    def logs(self) -> str:
-        tmp = Path(self.tmp.name)
-        return (
-            "\n".join(
-                f"--- {name}\n" + (tmp / f"{name}.log").read_text(errors="replace")[-3000:]
-                for name in ("worker", "beat")
-                if (tmp / f"{name}.log").exists()
-            )
-            + "\n--- web\n"
-            + self.log()
-        )
-
-
 @pytest.fixture(scope="module")
-def evening_server() -> Iterator[EveningServer]:
-    _postgres_and_redis()
-    with EveningServer() as server:
+def evening_server() -> Iterator[FullStack]:
+    postgres_and_redis("the club evening")
+    with FullStack() as server:
         yield server
 
 
@@ -142,9 +55,7 @@ def set_datetime(page: Any, field: str, when: datetime) -> None:
 
 
 @pytest.mark.slow(seconds=150)
-def test_a_club_evening_from_the_organisers_chair(
-    browser: Any, evening_server: EveningServer
-) -> None:
+def test_a_club_evening_from_the_organisers_chair(browser: Any, evening_server: FullStack) -> None:
     pages = Pages(browser, evening_server.url)
     try:
         evening(pages, evening_server)
@@ -156,7 +67,7 @@ def test_a_club_evening_from_the_organisers_chair(
     assert not pages.errors, "\n".join(pages.errors)
 
 
-def evening(pages: Pages, server: EveningServer) -> None:
+def evening(pages: Pages, server: FullStack) -> None:
     organiser_name = f"organiser{os.getpid()}e"
     server.manage(
         "createsuperuser", "--noinput", "--username", organiser_name, "--email", "o@example.com",
