@@ -33,6 +33,7 @@ import pytest
 from tests.e2e.conftest import Pages
 from tests.e2e.screens import DESKTOP, PHONE
 from tests.e2e.steps import act_once, sign_up, state
+from tests.e2e.test_club_evening import set_datetime
 from tests.e2e.test_lobby_and_languages import OVERFLOW
 from tests.e2e.test_tournament_pages import TICK, Organiser, organiser  # noqa: F401 (a fixture)
 
@@ -73,21 +74,23 @@ def schedule_duplicate(org: Organiser, name: str) -> int:
     # The format's own settings are shown, the placement points (unused) are not.
     assert page.locator("#id_rounds").is_visible() and page.locator("#id_boards").is_visible()
     assert page.locator("#id_placement_points").is_hidden()
-    page.select_option("#id_players_per_table", "3")
-    page.select_option("#id_preset", "classic")
-    page.uncheck("#id_rated")
-    page.fill("#id_rounds", "2")
-    page.fill("#id_boards", "2")
-    page.select_option("#id_duplicate_bots", "compare")
-    page.fill("#id_break_seconds", "0")
-    page.fill("#id_check_in_minutes", "10")
-    starts = datetime.now(UTC) + timedelta(hours=2)
-    for field, when in (
-        ("registration_opens_at", starts - timedelta(hours=1)),
-        ("starts_at", starts),
+    for select, value in (
+        ("players_per_table", "3"),
+        ("preset", "classic"),
+        ("duplicate_bots", "compare"),
     ):
-        page.fill(f"#id_{field}_0", when.strftime("%Y-%m-%d"))
-        page.fill(f"#id_{field}_1", when.strftime("%H:%M:%S"))
+        page.select_option(f"#id_{select}", value)
+    page.uncheck("#id_rated")  # a duplicate event is unrated (docs/duplicate.md "Ratings")
+    for field, text in (
+        ("rounds", "2"),
+        ("boards", "2"),
+        ("break_seconds", "0"),
+        ("check_in_minutes", "10"),
+    ):
+        page.fill(f"#id_{field}", text)
+    starts = datetime.now(UTC) + timedelta(hours=2)
+    set_datetime(page, "registration_opens_at", starts - timedelta(hours=1))
+    set_datetime(page, "starts_at", starts)
     page.click("input[name=_continue]")
     page.wait_for_url(re.compile(r"/admin/tournaments/tournament/\d+/change/"))
     tid = int(page.url.rstrip("/").split("/")[-2])
