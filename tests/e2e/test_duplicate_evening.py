@@ -235,6 +235,7 @@ def test_a_duplicate_evening_compares_every_board_with_everyone_who_held_its_car
         )
         assert watcher.locator("#fair-list li.fair-result.ok").count() >= 2
         assert watcher.locator("#fair-list li.failed").count() == 0
+        assert "one secret round seed" in watcher.inner_text(".fairness .help")
     shoot(watcher, tmp_path / "replay")
 
     # -- the same cards by position at every table that dealt the same dealing ---------------
