@@ -103,3 +103,24 @@ def test_no_seed_is_taken_for_a_round_after_the_last():
     assert duplicate_selectors.open_dealing(t, a) is None
     with pytest.raises(errors.WrongState):
         services.entrant_seed_give(tournament=t, user=a, seed="for a round never played")
+
+
+def test_a_table_done_before_the_round_offers_no_replay_until_the_round_is_over():
+    """Its replay is closed while another table may still play the same boards: the table
+    page offers none, rather than a link that answers 404."""
+    from games.models import Table
+    from tests.games.helpers import play_to_end
+
+    t = duplicate_cup()
+    entered(t, 6)
+    settle(t, 0)
+    first, _second = Assignment.objects.filter(round__tournament=t).order_by("number")
+    play_to_end(Table.objects.get(pk=first.table_id))
+    player = first.seats.exclude(user=None).first().user
+    table_page = reverse("games:table", args=[first.table_id])
+    replay = reverse("games:replay", args=[first.table_id])
+
+    assert replay not in signed_in(player).get(table_page).content.decode()
+    play_round(t)
+    settle(t, 1)
+    assert replay in signed_in(player).get(table_page).content.decode()
