@@ -116,7 +116,9 @@ def play_round(players: list[Any], tid: int, number: int) -> None:
         for page in list(playing):
             try:
                 now = state(page)
-                if now["over"]:
+                # Done when the tournament has the table's result: a match of boards may
+                # end with the top score shared, with no winner for the board to show.
+                if page.locator("#tournament-panel[data-status=finished]").count():
                     playing.remove(page)
                 elif now["myTurn"]:
                     act_once(page)
