@@ -277,7 +277,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "seat": seat,
         "status": table.status,
         "table": summary,
-        "replay_url": reverse("games:replay", args=[table.pk]),
+        # A duplicate round's table has no replay until every table has played its boards.
+        "replay_url": None
+        if selectors.boards_secret(table)
+        else reverse("games:replay", args=[table.pk]),
         # The browser measures its clock's distance from the server's with this.
         "now": timezone.now().isoformat(),
     }

@@ -136,7 +136,7 @@ def round_boards(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     """A duplicate round's boards once the round is over: every table's result of each
     board side by side, with matchpoints against everyone who held the same cards."""
     t = _visible_or_404(request, tournament_id)
-    boards = duplicate_selectors.round_boards(t, number)
+    boards = duplicate_selectors.round_boards(t, number, request.user)
     if boards is None:
         raise Http404
     return render(request, "tournaments/round_boards.html", {"t": t, "r": boards})

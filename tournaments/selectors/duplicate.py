@@ -24,6 +24,16 @@ class BoardRow:
     position: int
     name: str
     score: BoardScore
+    table_id: int | None = None  # the live table, whose replay shows its hands
+    mine: bool = False  # the viewer's own result
+
+
+@dataclass(frozen=True)
+class MyBoard:
+    """The viewer's result of one board against the room (docs/duplicate.md)."""
+
+    number: int
+    row: BoardRow
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,7 @@ class RoundBoards:
     commitment: str
     round_seed: str
     boards: list[BoardView]
+    mine: list[MyBoard]  # the viewer's boards, when he played the round
 
 
 def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None, str]]:
@@ -87,9 +98,10 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
     return out, names
 
 
-def round_boards(t: Tournament, number: int) -> RoundBoards | None:
+def round_boards(t: Tournament, number: int, user: Any = None) -> RoundBoards | None:
     """The boards of a duplicate round, or None: not a duplicate event, no such round,
-    or the round is not over (its boards are secret until then)."""
+    or the round is not over (its boards are secret until then); ``user``'s own results
+    are marked and listed apart."""
     if t.format != Tournament.Format.DUPLICATE:
         return None
     rnd = Round.objects.filter(tournament=t, number=number).first()
@@ -97,15 +109,26 @@ def round_boards(t: Tournament, number: int) -> RoundBoards | None:
     if rnd is None or dealing is None or dealing.revealed_at is None:
         return None
     results, names = round_board_results(rnd)
+    tables = dict(rnd.assignments.values_list("number", "table_id"))
+    me = user.pk if getattr(user, "is_authenticated", False) else None
     by_board: dict[int, list[BoardRow]] = defaultdict(list)
     for score in board_scores(results, bots=t.duplicate_bots):
         r = score.result
-        by_board[r.board].append(BoardRow(r.table, r.position, names.get(r.entrant, ""), score))
+        row = BoardRow(
+            r.table,
+            r.position,
+            names.get(r.entrant, ""),
+            score,
+            tables.get(r.table),
+            mine=me is not None and r.entrant == me,
+        )
+        by_board[r.board].append(row)
     boards = [
         BoardView(b + 1, sorted(rows, key=lambda row: (row.position, row.table)))
         for b, rows in sorted(by_board.items())
     ]
-    return RoundBoards(number, dealing.commitment, dealing.round_seed, boards)
+    mine = [MyBoard(b.number, row) for b in boards for row in b.rows if row.mine]
+    return RoundBoards(number, dealing.commitment, dealing.round_seed, boards, mine)
 
 
 @dataclass(frozen=True)
@@ -120,10 +143,13 @@ class OpenDealing:
 
 def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
     """The earliest round of a duplicate event still taking the entrants' seeds."""
-    if t.format != Tournament.Format.DUPLICATE:
+    if t.format != Tournament.Format.DUPLICATE or t.status not in Tournament.ACTIVE:
         return None
     dealing = (
-        DuplicateDealing.objects.filter(tournament=t, sealed_at=None)
+        # Seating the last round commits one more, which is never played.
+        DuplicateDealing.objects.filter(
+            tournament=t, sealed_at=None, round_number__lte=t.rounds or 0
+        )
         .order_by("round_number")
         .first()
     )

@@ -59,6 +59,34 @@ def boards_from_zero_words() -> str:
     )
 
 
+def duplicate_rules_in_words(t: Tournament) -> list[str]:
+    """A duplicate event's format told to a player (docs/duplicate.md)."""
+    lines = [
+        ngettext(
+            "Duplicate: %(n)s round of %(boards)s boards. Every table of a round plays the "
+            "same deals, and each board you play is compared with everyone who held the same "
+            "cards.",
+            "Duplicate: %(n)s rounds of %(boards)s boards. Every table of a round plays the "
+            "same deals, and each board you play is compared with everyone who held the same "
+            "cards.",
+            t.rounds or 0,
+        )
+        % {"n": t.rounds, "boards": t.boards},
+        _(
+            "Each board scores the points that deal gave you (not the match score): 2 "
+            "matchpoints for each player with your cards you beat, 1 for each tie, as a "
+            "percentage. The standings go by the sum of your percentages."
+        ),
+        _("Who meets whom — %(m)s; your seat moves so that you hold each position in turn.")
+        % {"m": t.get_movement_display()},
+    ]
+    if t.duplicate_bots == Tournament.DuplicateBots.EXCLUDE:
+        lines.append(_("The boards a bot played are compared with nobody."))
+    else:
+        lines.append(_("The boards a bot played are compared like anyone's."))
+    return lines
+
+
 def rules_in_words(t: Tournament) -> list[str]:
     """The event's rules as a new player would want them told."""
     k = t.players_per_table
@@ -84,16 +112,7 @@ def rules_in_words(t: Tournament) -> list[str]:
             % {"minutes": t.duration_minutes}
         )
     elif t.format == Tournament.Format.DUPLICATE:
-        lines.append(
-            ngettext(
-                "Duplicate: %(n)s board a round, the same deals at every table; you are "
-                "compared with everyone who held your cards.",
-                "Duplicate: %(n)s boards a round, the same deals at every table; you are "
-                "compared with everyone who held your cards.",
-                t.boards or 0,
-            )
-            % {"n": t.boards}
-        )
+        lines += duplicate_rules_in_words(t)
         if t.boards_from_zero:
             lines.append(boards_from_zero_words())
     else:
@@ -122,14 +141,15 @@ def rules_in_words(t: Tournament) -> list[str]:
     if changes:
         lines.append(_("Rule changes: %(changes)s.") % {"changes": "; ".join(changes)})
     points = ", ".join(str(p) for p in t.placement_points)
-    lines.append(
-        _(
-            "Each match scores placement points by your place at the table: %(points)s. "
-            "Ties in the standings go to the higher sum of your opponents' points, then the "
-            "higher total game score, then head-to-head results."
+    if t.format != Tournament.Format.DUPLICATE:  # a duplicate event goes by its boards
+        lines.append(
+            _(
+                "Each match scores placement points by your place at the table: %(points)s. "
+                "Ties in the standings go to the higher sum of your opponents' points, then the "
+                "higher total game score, then head-to-head results."
+            )
+            % {"points": points}
         )
-        % {"points": points}
-    )
     if t.round_minutes:
         lines.append(
             _(

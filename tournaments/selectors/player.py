@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.types import Visitor, person
 from tournaments import live
-from tournaments.models import Assignment, Registration, Tournament
+from tournaments.models import Assignment, DuplicateDealing, Registration, Tournament
 from tournaments.selectors.common import ENTERED, R, S
 
 
@@ -87,6 +87,8 @@ class TablePanel:
     rank: tuple[int, int] | None
     disqualified: str | None = None  # the organiser's reason, when the viewer is out
     amended: str | None = None  # the organiser's reason, when this table's places were amended
+    duplicate: bool = False  # a duplicate event: the boards count, not the place
+    boards_url: str | None = None  # a duplicate round's boards, once the round is over
 
 
 def table_panel(*, table_id: int, user: Visitor | None) -> TablePanel | None:
@@ -129,7 +131,22 @@ def table_panel(*, table_id: int, user: Visitor | None) -> TablePanel | None:
         rank=my_place(t, user) if seat is not None else None,
         disqualified=_disqualified(t, who) if seat is not None else None,
         amended=(a.amend_reason or _("no reason given")) if a.amended else None,
+        duplicate=t.format == Tournament.Format.DUPLICATE,
+        boards_url=_boards_url(t, a.round.number),
     )
+
+
+def _boards_url(t: Tournament, number: int) -> str | None:
+    """A duplicate round's boards page, once the round is over and its seed revealed."""
+    from django.urls import reverse
+
+    if t.format != Tournament.Format.DUPLICATE:
+        return None
+    if not DuplicateDealing.objects.filter(
+        tournament=t, round_number=number, revealed_at__isnull=False
+    ).exists():
+        return None
+    return reverse("tournaments:round_boards", args=[t.pk, number])
 
 
 def _disqualified(t: Tournament, who: Any) -> str | None:

@@ -1,14 +1,21 @@
 // The tournament's add and change forms in the admin: only the fields of the chosen
-// format are shown (rounds for a Swiss; duration and rating range for an arena; players
-// through for a knockout).
+// format are shown (rounds for a Swiss and a duplicate event; duration and rating range
+// for an arena; players through for a knockout; boards, movement, bot-filled seats and
+// "every board starts from 0:0:0" for a duplicate event, whose standings go by boards
+// and not by placement points).
 (function () {
   "use strict";
   var ONLY = {
-    rounds: ["swiss"],
+    rounds: ["swiss", "duplicate"],
     duration_minutes: ["arena"],
     arena_range: ["arena"],
     arena_widen: ["arena"],
     advance: ["knockout"],
+    boards: ["duplicate"],
+    movement: ["duplicate"],
+    duplicate_bots: ["duplicate"],
+    boards_from_zero: ["duplicate"],
+    placement_points: ["swiss", "arena", "knockout"],
   };
   function row(name) {
     var field = document.getElementById("id_" + name);
