@@ -157,11 +157,15 @@ export function startTable(root) {
     root.dataset.toAct = state.view?.to_act ?? "";
     root.dataset.myTurn = String(Boolean(state.view?.legal?.length && !state.pending && state.online));
     root.dataset.rows = String(state.sheet.length);
-    root.dataset.over = String(state.view?.winner !== null && state.view?.winner !== undefined);
-    // Resigned (or put out by an organiser) while the page was open: no Resign button.
+    // Over: won, or (a match of N deals) ended after its last deal, maybe with the top
+    // score shared and no winner (docs/spec.md §3.7).
+    const over = state.view?.winner != null || state.view?.finished_by != null;
+    root.dataset.over = String(over);
+    // Resigned (or put out by an organiser) while the page was open, or the match is
+    // over: no Resign button.
     const resign = document.querySelector("form.resign");
     const mine = state.table?.seats?.find((s) => s?.number === state.seat);
-    if (resign && mine?.resigned) resign.hidden = true;
+    if (resign && (mine?.resigned || over || state.table?.status === "finished")) resign.hidden = true;
   }
 
   function take(message) {

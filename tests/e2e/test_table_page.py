@@ -54,6 +54,7 @@ def test_a_whole_match_against_fast_bots_ends_and_its_replay_passes_the_fairness
     page.wait_for_selector("#table-root .felt")
 
     play_until(page, lambda s: s["over"], limit=20_000)
+    assert page.locator("form.resign").is_hidden()  # nothing left to resign from
     page.click(".match-over a.button")
     page.wait_for_selector("#fair-summary[data-result]")
     assert page.get_attribute("#fair-summary", "data-result") == "ok"
