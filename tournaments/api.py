@@ -112,7 +112,9 @@ class TableResultSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
     place = serializers.IntegerField(allow_null=True)
     score = serializers.IntegerField(allow_null=True)
-    points = serializers.IntegerField(allow_null=True, help_text="null: a bot")
+    points = serializers.IntegerField(
+        allow_null=True, help_text="placement points; null: a bot, or a duplicate event"
+    )
     replay_url = serializers.CharField()
     amended = serializers.CharField(allow_null=True, help_text=AMENDED)
 

@@ -124,3 +124,20 @@ def test_a_table_done_before_the_round_offers_no_replay_until_the_round_is_over(
     play_round(t)
     settle(t, 1)
     assert replay in signed_in(player).get(table_page).content.decode()
+
+
+def test_the_exports_give_a_duplicate_event_its_boards_and_no_placement_points():
+    t = duplicate_cup()
+    entered(t, 6)
+    settle(t, 0)
+    play_round(t)
+    settle(t, 1)
+
+    standings = selectors.standings_rows(tournament=t)
+    results = selectors.result_rows(tournament=t)
+
+    assert {r["matches"] for r in standings} == {2}  # the boards each played
+    assert {(r["wins"], r["opponents_points"], r["head_to_head"]) for r in standings} == {
+        (None, None, None)
+    }
+    assert {r["points"] for r in results} == {None} and {r["place"] for r in results} != {None}

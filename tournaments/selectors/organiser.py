@@ -113,17 +113,21 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The standings as plain rows (CSV and JSON exports)."""
     t = tournament
     reasons = disqualification_reasons(t)
+    # A duplicate event's standing is its boards (docs/duplicate.md): points = the sum of
+    # the board percentages, matches = the boards, game_score = the matchpoints; wins,
+    # opponents' points, head to head and the round reached mean nothing there.
+    duplicate = t.format == Tournament.Format.DUPLICATE
     return [
         {
             "rank": s.rank,
             "player": s.user.get_display_name(),
             "points": s.points,
             "matches": s.matches,
-            "wins": s.wins,
-            "opponents_points": s.opponents_points,
+            "wins": None if duplicate else s.wins,
+            "opponents_points": None if duplicate else s.opponents_points,
             "game_score": s.game_score,
-            "head_to_head": s.head_to_head,
-            "round_reached": s.stage,
+            "head_to_head": None if duplicate else s.head_to_head,
+            "round_reached": None if duplicate else s.stage,
             "disqualified": s.disqualified,
             "reason": reasons.get(s.user_id, "") if s.disqualified else "",
         }
@@ -141,6 +145,7 @@ def result_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
             "table_id", "finished_by"
         )
     )
+    duplicate = t.format == Tournament.Format.DUPLICATE
     out = []
     for view in rounds(tournament=t, newest_first=False):
         for table in view.tables:
@@ -158,7 +163,8 @@ def result_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
                         "player": seat.name,
                         "place": seat.place,
                         "score": seat.score,
-                        "points": seat.points if seat.user_id else None,
+                        # No placement points in a duplicate event: it goes by boards.
+                        "points": seat.points if seat.user_id and not duplicate else None,
                         "replay_url": table.replay_url or "",
                         "amended": table.amended,
                     }
