@@ -106,7 +106,10 @@ class Tournament(models.Model):
         ),
     )
     rounds = models.PositiveSmallIntegerField(
-        _("rounds"), null=True, blank=True, help_text=_("Swiss: the number of rounds.")
+        _("rounds"),
+        null=True,
+        blank=True,
+        help_text=_("Swiss and duplicate: the number of rounds."),
     )
     boards = models.PositiveSmallIntegerField(
         _("boards per round"),
