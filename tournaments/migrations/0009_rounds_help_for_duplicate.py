@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0008_movement_round_robin_schedule'),
+        ("tournaments", "0008_movement_round_robin_schedule"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='tournament',
-            name='rounds',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='Swiss and duplicate: the number of rounds.', null=True, verbose_name='rounds'),
+            model_name="tournament",
+            name="rounds",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="Swiss and duplicate: the number of rounds.",
+                null=True,
+                verbose_name="rounds",
+            ),
         ),
     ]
