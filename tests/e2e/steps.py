@@ -26,6 +26,15 @@ def sign_up(page: Any, name: str | None = None) -> str:
     return username
 
 
+def register(page: Any) -> None:
+    """Press Register on a tournament's page and wait until the page says the entry is
+    taken (the form's answer may come after the click returns, on a busy machine)."""
+    page.click("button:text-is('Register')")
+    # The answer's page, not the old page's live redraw (which says the same a moment
+    # earlier, while the answer is still on its way).
+    page.locator(".messages", has_text="You are registered.").wait_for()
+
+
 def play_against_bots(page: Any) -> int:
     page.goto("/play/")
     page.click("#play-bots")

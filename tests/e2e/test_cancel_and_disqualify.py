@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.screens import SCREENS
-from tests.e2e.steps import api_call, api_player, sign_up
+from tests.e2e.steps import api_call, api_player, register, sign_up
 from tests.e2e.test_tournament_pages import TICK, organiser  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.timeout(400)
@@ -36,7 +36,7 @@ def test_a_cancel_is_confirmed_with_a_reason_and_the_entrant_reads_it(
     page = pages.new(**screen)
     sign_up(page)
     page.goto(f"/tournaments/{tournament_id}/")
-    page.click("button:text-is('Register')")
+    register(page)
 
     first = organiser.act_asking(tournament_id, "cancel")
     assert "Nothing more happens" in first
@@ -60,7 +60,7 @@ def test_a_player_disqualified_mid_round_reads_why_and_loses_the_resign_button(
     page = pages.new(**screen)
     username = sign_up(page)
     page.goto(f"/tournaments/{tournament_id}/")
-    page.click("button:text-is('Register')")
+    register(page)
     for _ in range(2):
         _name, token = api_player(page)
         api_call(page, token, "POST", f"/api/v1/tournaments/{tournament_id}/register/")

@@ -27,7 +27,15 @@ import pytest
 
 from tests.e2e.conftest import Pages
 from tests.e2e.stack import FullStack, postgres_and_redis
-from tests.e2e.steps import PASSWORD, admin_add_walk_in, api_call, api_player, sign_in, sign_up
+from tests.e2e.steps import (
+    PASSWORD,
+    admin_add_walk_in,
+    api_call,
+    api_player,
+    register,
+    sign_in,
+    sign_up,
+)
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -104,7 +112,7 @@ def evening(pages: Pages, server: FullStack) -> None:
     names = [sign_up(p) for p in players]
     for p in players:
         p.goto(f"/tournaments/{tid}/")
-        p.click("button:text-is('Register')")
+        register(p)
     api = [api_player(org) for _ in range(4)]
     for _name, token in api:
         api_call(org, token, "POST", f"/api/v1/tournaments/{tid}/register/")

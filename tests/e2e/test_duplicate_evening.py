@@ -32,7 +32,7 @@ import pytest
 
 from tests.e2e.conftest import Pages
 from tests.e2e.screens import DESKTOP, PHONE
-from tests.e2e.steps import act_once, sign_up, state
+from tests.e2e.steps import act_once, api_call, api_player, register, sign_up, state
 from tests.e2e.test_club_evening import set_datetime
 from tests.e2e.test_lobby_and_languages import OVERFLOW
 from tests.e2e.test_tournament_pages import TICK, Organiser, organiser  # noqa: F401 (a fixture)
@@ -149,7 +149,7 @@ def test_a_duplicate_evening_compares_every_board_with_everyone_who_held_its_car
     names = [sign_up(page) for page in players]
     for page in players:
         page.goto(f"/tournaments/{tid}/")
-        page.click("button:text-is('Register')")
+        register(page)
     me = players[0]
     published = re.search(r"[0-9a-f]{64}", me.inner_text(".duplicate-commitment"))
     assert published, "round 1's commitment is shown before anybody is seated"
@@ -158,7 +158,9 @@ def test_a_duplicate_evening_compares_every_board_with_everyone_who_held_its_car
     assert "Duplicate: 2 rounds of 2 boards" in rules and "placement points" not in rules
     me.fill("#entrant-seed", "my lucky seed 7")
     me.click("button:text-is('Add my seed')")
-    assert me.inner_text(".messages") == "Your seed is in: it is mixed into the round's deals."
+    me.locator(
+        ".messages", has_text="Your seed is in: it is mixed into the round's deals."
+    ).wait_for()
     assert "Your seed for it: my lucky seed 7." in me.inner_text("[data-live-part=you]")
     assert me.locator("#entrant-seed").count() == 0  # once a round
 
@@ -285,3 +287,24 @@ def test_a_duplicate_evening_compares_every_board_with_everyone_who_held_its_car
     watcher.wait_for_selector("#round-sheet")
     sheet = watcher.inner_text("table.sheet")
     assert all(name in sheet for name in names)
+
+
+def test_a_half_typed_seed_survives_the_page_drawing_itself_again(
+    organiser: Organiser,  # noqa: F811 (the fixture imported above)
+    pages: Pages,
+) -> None:
+    """Another player registers while an entrant types his seed: the page draws its live
+    parts again (the entrants, his entry with the seed form) and keeps what he typed."""
+    tid = schedule_duplicate(organiser, "Duplicate, half-typed")
+    page = pages.new()
+    sign_up(page)
+    page.goto(f"/tournaments/{tid}/")
+    register(page)
+    page.fill("#entrant-seed", "half a se")
+
+    _name, token = api_player(page)
+    api_call(page, token, "POST", f"/api/v1/tournaments/{tid}/register/")
+    page.locator("h2#entrants", has_text="(2)").wait_for(timeout=TICK)
+
+    assert page.input_value("#entrant-seed") == "half a se"
+    assert page.evaluate("document.activeElement.id") == "entrant-seed"

@@ -8,13 +8,38 @@
   var delay = 1000;
   var pending = null;
 
+  // What the person has typed or ticked in a part (an entrant's seed, a withdrawal's
+  // reason) and where the caret was go into the part drawn again, so another player's
+  // registration never wipes a half-typed field.
+  function keepTyping(old, part, active) {
+    old.querySelectorAll("input, textarea, select").forEach(function (field) {
+      if (field.type === "hidden" || field.type === "submit") return;
+      var key = field.id ? "#" + CSS.escape(field.id) :
+        field.name ? '[name="' + CSS.escape(field.name) + '"]' : null;
+      var twin = key ? part.querySelector(key) : null;
+      if (!twin || twin.type !== field.type) return;
+      if (field.type === "checkbox" || field.type === "radio") {
+        if (field.checked !== field.defaultChecked) twin.checked = field.checked;
+      } else if (field.value !== field.defaultValue) {
+        twin.value = field.value;
+      }
+      if (field === active) {
+        twin.focus();
+        try { twin.setSelectionRange(field.selectionStart, field.selectionEnd); } catch (e) { /* not text */ }
+      }
+    });
+  }
+
   function apply(html) {
     var fresh = document.createElement("template");
     fresh.innerHTML = html;
     fresh.content.querySelectorAll("[data-live-part]").forEach(function (part) {
       var name = part.getAttribute("data-live-part");
       var old = root.querySelector('[data-live-part="' + name + '"]');
-      if (old) old.replaceWith(part);
+      if (!old) return;
+      var active = document.activeElement; // lost once the old part leaves the page
+      old.replaceWith(part);
+      keepTyping(old, part, active);
     });
   }
 
