@@ -26,6 +26,18 @@ def sign_up(page: Any, name: str | None = None) -> str:
     return username
 
 
+def visit(page: Any, path: str) -> None:
+    """Go to ``path``. A waiting table's page loads itself again when a seat or its status
+    changes; if that reload interrupts this navigation, the reload is the same page: wait
+    for it to finish."""
+    try:
+        page.goto(path)
+    except Exception as error:  # playwright's Error; the page module doesn't import it
+        if "interrupted by another navigation" not in str(error):
+            raise
+        page.wait_for_load_state()
+
+
 def register(page: Any) -> None:
     """Press Register on a tournament's page and wait until the page says the entry is
     taken (the form's answer may come after the click returns, on a busy machine)."""

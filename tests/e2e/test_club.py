@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.steps import open_table_from_lobby, sign_up
+from tests.e2e.steps import open_table_from_lobby, sign_up, visit
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -37,11 +37,11 @@ def _table_for_two(pages: Any, size: dict[str, int]) -> tuple[Any, Any, int]:
     table_id = open_table_from_lobby(ann, players=3)
     bob.goto(f"/tables/{table_id}/")
     bob.click("#join-table")
-    ann.goto(f"/tables/{table_id}/")
+    visit(ann, f"/tables/{table_id}/")  # her page may be reloading itself: Bob sat down
     ann.click("#add-bot")
     ann.click("#start-table")
     for page in (ann, bob):
-        page.goto(f"/tables/{table_id}/")
+        visit(page, f"/tables/{table_id}/")
         page.wait_for_selector("#table-root .felt")
         page.wait_for_selector("#chat:not([hidden]) .chat-form:not([hidden])")
     return ann, bob, table_id

@@ -5,6 +5,7 @@ whole, long names broken between words only, and the header on one line."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -240,3 +241,46 @@ def test_at_1280_the_signed_in_header_is_one_line(pages):
 
     assert max(tops) - min(tops) < 12
     assert sign_out["y"] < 40
+
+
+ONE_MORE_NOTICE = """
+from accounts.models import User
+from tournaments import notices
+from tournaments.models import Notification
+me = User.objects.get(username="{username}")
+notices.notify(tournament=Notification.objects.filter(user=me).latest("pk").tournament, user_ids=[me.pk],
+               kind=Notification.Kind.ANNOUNCEMENT, text="Doors open at seven")
+"""
+
+
+def test_an_open_notification_list_is_not_drawn_again_under_the_readers_eyes(pages, e2e_server):
+    """A notification that arrives while the list is open waits until it is closed: the
+    list being read stays as it is, and the new unread count shows once it is closed."""
+    page = pages.new(**DESKTOP)
+    username = sign_up(page)
+    e2e_server.manage("shell", "-c", TWO_NOTICES.format(username=username))
+    changes: list[str] = []
+
+    def watch(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: (changes.append(str(message)), ws.send(message)))
+
+    page.route_web_socket(re.compile(r"/ws/notifications/"), watch)
+    page.goto("/tournaments/")
+    open_notifications(page)
+    page.wait_for_selector("#notifications-unread", state="hidden")  # opening read them
+    page.evaluate("() => { document.getElementById('notifications').kept = true; }")
+    seen = len(changes)
+
+    e2e_server.manage("shell", "-c", ONE_MORE_NOTICE.format(username=username))
+    for _ in range(300):  # until the socket has said "changed" (30 s at most)
+        if len(changes) > seen:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(1_500)  # longer than a redraw would take (300 ms, then a fetch)
+
+    assert len(changes) > seen
+    assert page.evaluate("() => document.getElementById('notifications').kept === true")
+    page.click("#notifications summary")  # closed: now the count comes
+    page.wait_for_selector("#notifications-unread:not([hidden])")
+    assert page.inner_text("#notifications-unread") == "1"

@@ -35,7 +35,7 @@ from tests.integration.test_balancer import _local_config
 pytestmark = [
     pytest.mark.integration,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.timeout(300),
+    pytest.mark.timeout(600),
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,7 +156,7 @@ def test_scripts_stack_behind_its_haproxy(env: dict[str, str], tmp_path: Path) -
         "1",
     )
     try:
-        ready = wait_until(lambda: "balancer" in stack.pids() and serving(port), 120, 0.5)
+        ready = wait_until(lambda: "balancer" in stack.pids() and serving(port), 300, 0.5)
         assert ready, stack.log.read_text()
 
         assert_the_limit_holds(port)

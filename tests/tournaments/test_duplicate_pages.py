@@ -12,7 +12,7 @@ from tests.tournaments.helpers import entered, play_round, settle, step
 from tests.tournaments.test_duplicate_dealing import duplicate_cup
 from tests.tournaments.test_pages import signed_in
 from tournaments import errors, selectors, services
-from tournaments.models import Assignment, DuplicateDealing
+from tournaments.models import Assignment, DuplicateDealing, Tournament
 from tournaments.selectors import duplicate as duplicate_selectors
 
 pytestmark = pytest.mark.django_db
@@ -91,14 +91,28 @@ def test_the_standings_show_boards_and_matchpoints_not_opponents_points(client):
         assert "Matchpoints" in text and "Opp. points" not in text, url
 
 
-def test_no_seed_is_taken_for_a_round_after_the_last():
-    """Seating the last round commits one more dealing, which is never played: the page
-    offers no seed for it and the service takes none."""
+def test_seating_the_last_round_commits_no_dealing_after_it():
+    """There is no round after the last to deal: nothing is committed for one, and the
+    page offers no seed once the last round's tables start."""
     t = duplicate_cup(rounds=1)
     a, _b, _c = entered(t, 3)
-    step(t, 0)  # seated: round 2's dealing is committed all the same
+    step(t, 0)  # seated
+    step(t, 0)  # the tables open: round 1's seeds are sealed
+
+    assert not DuplicateDealing.objects.filter(tournament=t, round_number=2).exists()
+    assert duplicate_selectors.open_dealing(t, a) is None
+
+
+def test_no_seed_is_taken_for_a_round_cut_after_its_dealing_was_committed():
+    """An organiser who cuts the rounds after the next round's dealing was committed: that
+    dealing is never played, so the page offers no seed for it and the service takes none."""
+    t = duplicate_cup(rounds=2)
+    a, _b, _c = entered(t, 3)
+    step(t, 0)  # seated: round 2's dealing is committed
     step(t, 0)  # the tables open: round 1's seeds are sealed
     assert DuplicateDealing.objects.filter(tournament=t, round_number=2).exists()
+    Tournament.objects.filter(pk=t.pk).update(rounds=1)
+    t.refresh_from_db()
 
     assert duplicate_selectors.open_dealing(t, a) is None
     with pytest.raises(errors.WrongState):

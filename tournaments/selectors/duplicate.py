@@ -146,7 +146,7 @@ def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
     if t.format != Tournament.Format.DUPLICATE or t.status not in Tournament.ACTIVE:
         return None
     dealing = (
-        # Seating the last round commits one more, which is never played.
+        # A dealing beyond the rounds (committed before an organiser cut them) is never played.
         DuplicateDealing.objects.filter(
             tournament=t, sealed_at=None, round_number__lte=t.rounds or 0
         )

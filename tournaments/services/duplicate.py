@@ -67,7 +67,7 @@ def entrant_seed_give(
         raise errors.NotRegistered()
     dealing = (
         DuplicateDealing.objects.select_for_update()
-        # Seating the last round commits one more, which is never played.
+        # A dealing beyond the rounds (committed before an organiser cut them) is never played.
         .filter(tournament=tournament, sealed_at=None, round_number__lte=tournament.rounds or 0)
         .order_by("round_number")
         .first()

@@ -114,14 +114,17 @@ def seat_round(
     if t.format == Tournament.Format.DUPLICATE:
         # Every entrant holds each position in turn (docs/duplicate.md: the movement
         # plans the positions itself); the round's dealing was committed before this
-        # seating, and the next round's is now.
+        # seating, and the next round's is now (none after the last round: there is no
+        # round to deal; an organiser who adds rounds later gets the next one committed
+        # when it is seated).
         if not movement:
             held = {
                 p: history.seat_counts(p, k) for table in tables for p in table if p is not None
             }
             tables = [duplicate.rotate_seats(table, held) for table in tables]
         dealing_services.duplicate_commit(tournament=t, number=number, now=now)
-        dealing_services.duplicate_commit(tournament=t, number=number + 1, now=now)
+        if number < (t.rounds or 0):
+            dealing_services.duplicate_commit(tournament=t, number=number + 1, now=now)
     try:
         with transaction.atomic():
             rnd = Round.objects.create(

@@ -7,10 +7,14 @@
   var area = document.getElementById("notifications");
   if (!area) return;
   var pending = null;
+  var stale = false;  // a change came while the list was open: fetch it when it closes
 
   function bind(el) {
     el.addEventListener("toggle", function () {
-      if (!el.open) return;
+      if (!el.open) {
+        if (stale) { stale = false; refresh(); }
+        return;
+      }
       var unread = el.querySelector("#notifications-unread");
       if (!unread || unread.hidden) return;
       fetch(el.dataset.readUrl, {
@@ -22,6 +26,9 @@
   }
 
   function refresh() {
+    // The list the person is reading is never drawn again under his eyes (opening it
+    // marks it read, which is itself a change).
+    if (area.open) { stale = true; return; }
     if (pending) return;
     pending = setTimeout(function () {
       pending = null;
@@ -29,12 +36,12 @@
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
           if (html === null) return;
+          if (area.open) { stale = true; return; }
           var fresh = document.createElement("template");
           fresh.innerHTML = html;
           var next = fresh.content.getElementById("notifications");
           // Unchanged (the usual case after a page load): keep the area as it is.
           if (!next || next.innerHTML === area.innerHTML) return;
-          next.open = area.open;
           area.replaceWith(next);
           area = next;
           bind(area);
