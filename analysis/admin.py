@@ -8,7 +8,7 @@ class AnalysisAdmin(admin.ModelAdmin[Analysis]):
     list_display = ("table", "status", "done", "total", "requested_by", "requested_at", "attempts")
     list_filter = ("status",)
     raw_id_fields = ("table", "requested_by")
-    readonly_fields = ("result", "error")
+    readonly_fields = ("result", "error", "progressed_at")
 
 
 @admin.register(PlayerAnalysis)

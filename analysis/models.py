@@ -44,6 +44,12 @@ class Analysis(models.Model):
     error = models.TextField(_("error"), blank=True)
     requested_at = models.DateTimeField(_("requested"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    progressed_at = models.DateTimeField(
+        _("last progress"),
+        null=True,
+        blank=True,
+        help_text=_("When the worker last finished a decision (or started)."),
+    )
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:

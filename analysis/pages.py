@@ -12,6 +12,9 @@ def panel_strings() -> dict[str, str]:
         "cancel": _("Cancel the analysis"),
         "queued": _("The analysis is waiting for a free worker…"),
         "running": _("Analysing: {done} of {total} decisions"),
+        "stalled": _(
+            "No decision has finished for a while: the worker seems to have stopped. The analysis starts over by itself within a few minutes; you may also cancel it and ask again."
+        ),
         "done": _("Analysed: {total} decisions of the people at this table."),
         "failed": _("The analysis failed. You may ask for it again."),
         "cancelled": _("The analysis was cancelled."),

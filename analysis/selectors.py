@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Avg, Count
+from django.utils import timezone
 
 from accounts.types import User
 
@@ -13,6 +16,16 @@ from .models import Analysis, PlayerAnalysis
 
 def analysis_of(*, table_id: int) -> Analysis | None:
     return Analysis.objects.filter(table_id=table_id).first()
+
+
+def analysis_stalled(analysis: Analysis, *, now: datetime | None = None) -> bool:
+    """Running, but no decision finished for ``ANALYSIS_STALL_SECONDS``: its worker has
+    likely stopped. The broker gives the task back after its visibility timeout and it
+    starts over by itself (docs/analysis.md, "A worker dies")."""
+    if analysis.status != Analysis.Status.RUNNING or analysis.progressed_at is None:
+        return False
+    quiet = (now or timezone.now()) - analysis.progressed_at
+    return quiet > timedelta(seconds=settings.ANALYSIS_STALL_SECONDS)
 
 
 def analysis_data(analysis: Analysis) -> dict[str, Any]:
@@ -26,6 +39,7 @@ def analysis_data(analysis: Analysis) -> dict[str, Any]:
         "samples": analysis.samples,
         "seed": analysis.seed,
         "attempts": analysis.attempts,
+        "stalled": analysis_stalled(analysis),
         "requested_at": analysis.requested_at.isoformat(),
         "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
         "result": analysis.result,

@@ -143,9 +143,9 @@ def analysis_run(*, analysis_id: int) -> bool:
             return False
         analysis.status = Analysis.Status.RUNNING
         analysis.attempts += 1
-        analysis.started_at = timezone.now()
+        analysis.started_at = analysis.progressed_at = timezone.now()
         analysis.done = 0
-        analysis.save(update_fields=["status", "attempts", "started_at", "done"])
+        analysis.save(update_fields=["status", "attempts", "started_at", "progressed_at", "done"])
     # The pages leave "waiting for a free worker" now, not after the first decision
     # (a bid can take seconds); after a worker died, the bar starts again from 0.
     _broadcast(analysis.table_id, analysis_id)
@@ -154,7 +154,7 @@ def analysis_run(*, analysis_id: int) -> bool:
 
     def progress(done: int, total: int) -> None:
         running = Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.RUNNING)
-        if not running.update(done=done, total=total):
+        if not running.update(done=done, total=total, progressed_at=timezone.now()):
             raise err.Stopped
         _broadcast(table.pk, analysis_id)
 

@@ -458,3 +458,6 @@ CELERY_BEAT_SCHEDULE = {
 ANALYSIS_SAMPLES = env.int("ANALYSIS_SAMPLES", default=120)
 ANALYSIS_PER_DAY = env.int("ANALYSIS_PER_DAY", default=5)
 ANALYSIS_RETRIES = 2
+# A running analysis with no decision finished for this long has likely lost its worker
+# (Redis hands the task back after the visibility timeout): the page says so.
+ANALYSIS_STALL_SECONDS = env.int("ANALYSIS_STALL_SECONDS", default=90)

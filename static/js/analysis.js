@@ -60,6 +60,9 @@ function show(state) {
   progress.max = Math.max(1, state.total || 1);
   progress.value = state.done || 0;
   status.textContent = t(state.status, { done: state.done ?? 0, total: state.total ?? 0 });
+  // The worker seems gone (the API says so after a quiet spell; docs/analysis.md).
+  if (state.status === "running" && state.stalled) status.textContent += `. ${t("stalled")}`;
+  panel.dataset.stalled = state.status === "running" && state.stalled ? "true" : "false";
   ask.hidden = !(config.player && ["none", "failed", "cancelled"].includes(state.status));
   cancel.hidden = !(config.player && running);
   if (!config.signed_in && state.status === "none") status.textContent = `${t("none")} ${t("sign_in")}`;

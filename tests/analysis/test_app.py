@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from analysis import core, services, tasks
@@ -143,6 +145,42 @@ def test_cancelling_while_it_runs_stops_it(monkeypatch: pytest.MonkeyPatch) -> N
     assert services.analysis_run(analysis_id=analysis.pk) is False
     analysis.refresh_from_db()
     assert (analysis.status, analysis.result, analysis.done) == ("cancelled", None, 1)
+
+
+def test_every_finished_decision_marks_the_analysis_as_progressing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = finished_table()
+    analysis = services.analysis_request(table_id=table.pk, user=person(table))
+    real = core.analyse
+    seen: list[Any] = []
+
+    def watched(*args: Any, progress: Any, **kwargs: Any) -> Any:
+        def tick(done: int, total: int) -> None:
+            before = Analysis.objects.get(pk=analysis.pk).progressed_at
+            progress(done, total)
+            seen.append((before, Analysis.objects.get(pk=analysis.pk).progressed_at))
+
+        return real(*args, progress=tick, **kwargs)
+
+    monkeypatch.setattr(core, "analyse", watched)
+    assert services.analysis_run(analysis_id=analysis.pk) is True
+
+    assert seen and all(before is not None and after > before for before, after in seen)
+
+
+def test_a_running_analysis_with_no_decision_for_a_while_reads_as_stalled(settings: Any) -> None:
+    """Its worker seems gone: the API (and so the page) says so, until progress resumes."""
+    settings.ANALYSIS_STALL_SECONDS = 90
+    table = finished_table()
+    user = person(table)
+    analysis = services.analysis_request(table_id=table.pk, user=user)
+    quiet = timezone.now() - timedelta(seconds=91)
+    Analysis.objects.filter(pk=analysis.pk).update(status="running", progressed_at=quiet)
+    assert client_for(user).get(url(table)).json()["stalled"] is True
+
+    Analysis.objects.filter(pk=analysis.pk).update(progressed_at=timezone.now())
+    assert client_for(user).get(url(table)).json()["stalled"] is False
 
 
 def test_a_failing_analysis_is_retried_then_marked_failed_without_a_result(

@@ -157,3 +157,28 @@ def test_the_panel_speaks_russian(pages, e2e_server):
     strings = json.loads(page.text_content("#analysis-strings"))
     assert strings["ask"] != "Analyse this match"
     assert page.text_content("#analysis-ask").strip() == strings["ask"]
+
+
+STALLED = """
+from datetime import timedelta
+from django.utils import timezone
+from accounts.models import User
+from analysis.models import Analysis
+table = User.objects.get(username="{username}").seats.get().table
+Analysis.objects.filter(table=table).update(
+    status="running", done=5, total=20, result=None,
+    progressed_at=timezone.now() - timedelta(minutes=3),
+)
+"""
+
+
+def test_a_run_whose_worker_went_quiet_says_so(pages, e2e_server):
+    """The bar stands still after a worker died: the panel says why and what happens."""
+    page, username = open_replay(pages, e2e_server)
+    ask(page)
+    e2e_server.manage("shell", "-c", STALLED.format(username=username))
+    page.reload()
+
+    page.wait_for_selector("#analysis[data-stalled='true']")
+    assert "the worker seems to have stopped" in page.text_content("#analysis-status")
+    assert page.is_visible("#analysis-cancel")  # he may cancel and ask again
