@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('analysis', '0002_practice_hints'),
+        ("analysis", "0002_practice_hints"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='analysis',
-            name='progressed_at',
-            field=models.DateTimeField(blank=True, help_text='When the worker last finished a decision (or started).', null=True, verbose_name='last progress'),
+            model_name="analysis",
+            name="progressed_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="When the worker last finished a decision (or started).",
+                null=True,
+                verbose_name="last progress",
+            ),
         ),
     ]
