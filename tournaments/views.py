@@ -37,6 +37,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rounds": selectors.rounds(tournament=t),
         "announcements": selectors.announcements(t),
         "dealing": duplicate_selectors.open_dealing(t, request.user),
+        "ahead": duplicate_selectors.movement_ahead(t, request.user),
     }
     # The page's live parts, fetched again when the websocket says something changed.
     template = (

@@ -13,7 +13,7 @@ from tests.factories import UserFactory
 from tests.tournaments.helpers import TournamentFactory, entered, play_round, settle
 from tournaments import pairing, services
 from tournaments.models import Round, Tournament
-from tournaments.services.seating import rounds_played
+from tournaments.selectors.rounds import rounds_played
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +89,40 @@ def test_a_walk_in_is_seated_from_the_next_round_by_the_replanned_movement():
     field = [u.pk for u in users] + [late.pk]
     pairing.check_round(played[1], field, 3)
     assert played[1] == pairing.movement_round(field, played[:1], rounds=3, seats=3, seed=t.seed)
+
+
+def _page_plan(client, t, user=None):
+    """The rounds to come as the event's page lists them: round → its tables' names."""
+    from django.urls import reverse
+
+    if user is not None:
+        client.force_login(user)
+    response = client.get(reverse("tournaments:detail", args=[t.pk]))
+    return response.context["ahead"], response.content.decode()
+
+
+def test_the_event_page_shows_the_rounds_to_come_as_they_are_then_seated(client):
+    t = round_robin(rounds=4)
+    users = entered(t, 10)  # ten at tables of 3: a bot table, and the search plans them
+    settle(t, 0)  # round 1 seated
+    ahead, html = _page_plan(client, t, users[0])
+    assert [r.number for r in ahead] == [2, 3, 4]
+    assert "The rounds to come" in html and "(your table)" in html
+
+    name = {u.pk: u.get_display_name() for u in users}
+    for r in ahead:
+        play_round(t)
+        settle(t, r.number - 1)  # the round over, the next one seated
+        actual = [sorted(name.get(p, "bot") for p in table) for table in seated(t)[-1]]
+        shown = [sorted(n if n in name.values() else "bot" for n in x.names) for x in r.tables]
+        assert shown == actual, r.number
+
+
+def test_only_a_round_robin_duplicate_event_shows_a_plan(client):
+    swiss = TournamentFactory(
+        format=Tournament.Format.DUPLICATE, boards=1, preset="classic", match_target=None, rounds=3
+    )
+    entered(swiss, 9)
+    settle(swiss, 0)
+    ahead, html = _page_plan(client, swiss)
+    assert ahead == [] and "The rounds to come" not in html

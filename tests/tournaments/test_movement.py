@@ -19,6 +19,7 @@ from tournaments.pairing import (
     check_round,
     circle_classes,
     design_classes,
+    movement_ahead,
     movement_plan,
     movement_round,
     table_plan,
@@ -308,3 +309,32 @@ def test_any_change_of_the_field_after_round_two_still_seats_everyone_once(
     played = play(ids, 5, seats, seed, {3: later})
     for number, tables in enumerate(played, start=1):
         check_round(tables, ids if number < 3 else later, seats)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(2, 16),
+    seats=seat_sizes,
+    rounds=st.integers(2, 6),
+    seated=st.integers(0, 5),
+    left=st.integers(0, 3),
+    seed=st.integers(0, 10**6),
+)
+def test_the_rounds_ahead_are_the_rounds_the_event_will_seat_if_nobody_leaves_or_joins(
+    players: int, seats: int, rounds: int, seated: int, left: int, seed: int
+) -> None:
+    """What the event's page shows as the plan is what seating gives, round by round, even
+    after a change of the field re-planned it."""
+    ids = list(range(1, players + 1))
+    seated = min(seated, rounds - 1)
+    field = ids[min(left, players - 2) :]
+    played: list[list[TableSeats]] = []
+    for _ in range(seated):
+        played.append(movement_round(ids, played, rounds=rounds, seats=seats, seed=seed))
+
+    ahead = movement_ahead(field, played, rounds=rounds, seats=seats, seed=seed)
+
+    assert len(ahead) == rounds - seated
+    for tables in ahead:
+        played.append(movement_round(field, played, rounds=rounds, seats=seats, seed=seed))
+        assert played[-1] == tables

@@ -87,6 +87,7 @@ from tournaments.pairing.movement import (
     affine_classes,
     circle_classes,
     design_classes,
+    movement_ahead,
     movement_plan,
     movement_round,
 )
@@ -131,6 +132,7 @@ __all__ = [
     "knockout_plan",
     "knockout_qualifiers",
     "knockout_seating",
+    "movement_ahead",
     "movement_plan",
     "movement_round",
     "seat_cost",

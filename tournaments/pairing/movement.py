@@ -101,7 +101,26 @@ def movement_round(
     work_budget: int | None = MOVEMENT_BUDGET,
 ) -> list[TableSeats]:
     """The tables of round ``len(played) + 1`` of an event of ``rounds`` rounds, whose
-    rounds so far were ``played`` (tables by position) and whose field is now ``players``.
+    rounds so far were ``played`` (tables by position) and whose field is now ``players``
+    (the first of :func:`movement_ahead`)."""
+    return movement_ahead(
+        players, played, rounds=rounds, seats=seats, seed=seed, work_budget=work_budget
+    )[0]
+
+
+def movement_ahead(
+    players: Collection[PlayerId],
+    played: Sequence[Sequence[TableSeats]],
+    *,
+    rounds: int,
+    seats: int = 3,
+    seed: int = 0,
+    work_budget: int | None = MOVEMENT_BUDGET,
+) -> list[list[TableSeats]]:
+    """The tables of round ``len(played) + 1`` and of each round after it to ``rounds``,
+    as the plan has them while the field stays ``players``: what :func:`movement_round`
+    will give each of those rounds if nobody leaves or joins (at least one round, the
+    next, even past ``rounds``).
 
     The plan made when round 1 was seated (from round 1's field) holds as long as the
     field stays the same and each round was seated by it. From the first round whose field
@@ -133,7 +152,7 @@ def movement_round(
                 work_budget=work_budget,
             )
         if k == number:
-            return plan[k - first] if k - first < len(plan) else plan[-1]
+            return plan[k - first :] if k - first < len(plan) else [plan[-1]]
         replan = k - first >= len(plan) or _meetings(played[k - 1]) != _meetings(plan[k - first])
     raise AssertionError("unreachable")
 

@@ -4,18 +4,22 @@ compared by matchpoints (``tournaments.duplicate``)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from games.engine.replay import replay
 from games.models import MatchResult
+from tournaments import pairing
 from tournaments.duplicate import BoardResult, BoardScore, board_scores
-from tournaments.models import DuplicateDealing, Round, Tournament
-from tournaments.selectors.common import ENTERED
+from tournaments.models import DuplicateDealing, Registration, Round, Tournament
+from tournaments.selectors.common import ENTERED, R
 from tournaments.selectors.lists import bot_level
+from tournaments.selectors.rounds import rounds_played
 
 
 @dataclass(frozen=True)
@@ -163,3 +167,80 @@ def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
     )
     entered = who is not None and t.registrations.filter(user=who, status__in=ENTERED).exists()
     return OpenDealing(dealing.round_number, dealing.commitment, mine, entered and mine is None)
+
+
+# -- the round-robin movement's rounds to come ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlannedTable:
+    number: int
+    names: list[str]  # by position, the first dealer first; a bot seat by its level
+    mine: bool = False
+
+
+@dataclass(frozen=True)
+class PlannedRound:
+    number: int
+    tables: list[PlannedTable]
+
+
+PLAN_CACHE_SECONDS = 24 * 3600
+
+
+def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
+    """A round-robin duplicate event's rounds still to be seated, as its movement will
+    seat them if nobody leaves or joins (docs/duplicate.md, "Movement"): who meets whom
+    in every round to come, so that the players and the organiser see the evening ahead.
+    Empty for every other event, before round 1 is seated and once the last one is.
+
+    The plan is what seating computes (``pairing.movement_ahead``, a pure function of the
+    rounds played, the field, the rounds and the seed); it is kept in the cache under
+    exactly those, so a page asks the search once per seating or change of the field."""
+    if (
+        t.format != Tournament.Format.DUPLICATE
+        or t.movement != Tournament.Movement.ROUND_ROBIN
+        or t.status != Tournament.Status.RUNNING
+    ):
+        return []
+    last = Round.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True)
+    seated = last.first() or 0
+    if seated == 0 or seated >= (t.rounds or 0):
+        return []
+    field = sorted(
+        Registration.objects.filter(tournament=t, status=R.CHECKED_IN).values_list(
+            "user_id", flat=True
+        )
+    )
+    if len(field) < 2:
+        return []
+    played = rounds_played(t, before=seated + 1)
+    k, rounds = t.players_per_table, t.rounds or 0
+    key = (
+        "movement-ahead:"
+        + hashlib.sha256(repr((t.pk, t.seed, rounds, k, field, played)).encode()).hexdigest()
+    )
+    ahead = cache.get(key)
+    if ahead is None:
+        ahead = pairing.movement_ahead(field, played, rounds=rounds, seats=k, seed=t.seed)
+        cache.set(key, ahead, PLAN_CACHE_SECONDS)
+    names = {
+        r.user_id: r.user.get_display_name()
+        for r in Registration.objects.filter(tournament=t, user_id__in=field).select_related("user")
+    }
+    bot = _("Bot (%(level)s)") % {"level": bot_level(t)}
+    me = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    return [
+        PlannedRound(
+            number=seated + 1 + i,
+            tables=[
+                PlannedTable(
+                    number=j,
+                    names=[names.get(p, "?") if p is not None else bot for p in table],
+                    mine=me is not None and me in table,
+                )
+                for j, table in enumerate(tables, start=1)
+            ],
+        )
+        for i, tables in enumerate(ahead)
+    ]

@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments import live
+from tournaments import live, pairing
 from tournaments.models import Assignment, Registration, Round, Standing, Tournament
 from tournaments.selectors.common import R
 from tournaments.selectors.lists import bot_level
@@ -125,3 +125,30 @@ def round_sheet(t: Tournament, number: int) -> RoundView | None:
 
 def disqualification_reasons(t: Tournament) -> dict[int, str]:
     return dict(t.registrations.filter(status=R.DISQUALIFIED).values_list("user_id", "reason"))
+
+
+def rounds_played(t: Tournament, *, before: int) -> list[list[pairing.TableSeats]]:
+    """The tables of rounds 1 .. ``before`` − 1, each round's by position (0 = first
+    dealer), in table order: what the round-robin movement re-plans from."""
+    rounds: list[list[pairing.TableSeats]] = [[] for _ in range(before - 1)]
+    assignments = (
+        Assignment.objects.filter(round__tournament=t, round__number__lt=before)
+        .select_related("table", "round")
+        .prefetch_related("seats")
+        .order_by("round__number", "number", "pk")
+    )
+    for a in assignments:
+        rounds[a.round.number - 1].append(table_by_position(a))
+    return rounds
+
+
+def table_by_position(a: Assignment) -> pairing.TableSeats:
+    """An assigned table's players by position (0 = first dealer; before its table starts,
+    seat 0), bots as None."""
+    seats = sorted(a.seats.all(), key=lambda s: s.number)
+    k = len(seats)
+    dealer = a.table.first_dealer if a.table is not None and a.table.first_dealer is not None else 0
+    by_position: list[int | None] = [None] * k
+    for s in seats:
+        by_position[(s.number - dealer) % k] = s.user_id
+    return tuple(by_position)

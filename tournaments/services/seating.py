@@ -18,6 +18,7 @@ from tournaments.models import (
     Round,
     Tournament,
 )
+from tournaments.selectors.rounds import rounds_played, table_by_position
 from tournaments.services import duplicate as dealing_services
 from tournaments.services.common import (
     R,
@@ -162,31 +163,6 @@ def _swiss_order(
     ]
 
 
-def rounds_played(t: Tournament, *, before: int) -> list[list[pairing.TableSeats]]:
-    """The tables of rounds 1 .. ``before`` − 1, each round's by position (0 = first
-    dealer), in table order: what the round-robin movement re-plans from."""
-    rounds: list[list[pairing.TableSeats]] = [[] for _ in range(before - 1)]
-    assignments = (
-        Assignment.objects.filter(round__tournament=t, round__number__lt=before)
-        .select_related("table", "round")
-        .prefetch_related("seats")
-        .order_by("round__number", "number", "pk")
-    )
-    for a in assignments:
-        rounds[a.round.number - 1].append(_by_position(a))
-    return rounds
-
-
-def _by_position(a: Assignment) -> pairing.TableSeats:
-    seats = sorted(a.seats.all(), key=lambda s: s.number)
-    k = len(seats)
-    dealer = a.table.first_dealer if a.table is not None and a.table.first_dealer is not None else 0
-    by_position: list[int | None] = [None] * k
-    for s in seats:
-        by_position[(s.number - dealer) % k] = s.user_id
-    return tuple(by_position)
-
-
 def field_history(t: Tournament) -> pairing.History:
     """Every table of the event so far, in seat positions (0 = first dealer), oldest
     first."""
@@ -199,5 +175,5 @@ def field_history(t: Tournament) -> pairing.History:
         .order_by("round__number", "created_at", "pk")
     )
     for a in assignments:
-        history.add(_by_position(a))
+        history.add(table_by_position(a))
     return history
