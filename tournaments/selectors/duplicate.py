@@ -4,6 +4,7 @@ compared by matchpoints (``tournaments.duplicate``)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
@@ -220,10 +221,10 @@ def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
         "movement-ahead:"
         + hashlib.sha256(repr((t.pk, t.seed, rounds, k, field, played)).encode()).hexdigest()
     )
-    ahead = cache.get(key)
+    ahead = _cached(key)
     if ahead is None:
         ahead = pairing.movement_ahead(field, played, rounds=rounds, seats=k, seed=t.seed)
-        cache.set(key, ahead, PLAN_CACHE_SECONDS)
+        _cache(key, ahead)
     names = {
         r.user_id: r.user.get_display_name()
         for r in Registration.objects.filter(tournament=t, user_id__in=field).select_related("user")
@@ -244,3 +245,16 @@ def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
         )
         for i, tables in enumerate(ahead)
     ]
+
+
+# The cache only spares the search: a page is drawn without it when Redis is away.
+def _cached(key: str) -> Any:
+    try:
+        return cache.get(key)
+    except Exception:  # the cache backend's own connection errors
+        return None
+
+
+def _cache(key: str, value: Any) -> None:
+    with contextlib.suppress(Exception):  # as above
+        cache.set(key, value, PLAN_CACHE_SECONDS)
