@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from games.api import ErrorSerializer
 from tournaments import errors, selectors, services
 from tournaments.models import Registration, Tournament
+from tournaments.selectors import duplicate as duplicate_selectors
 
 ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="not signed in"),
@@ -147,6 +148,21 @@ class TournamentRoundSerializer(serializers.Serializer[Any]):
     tables = RoundTableSerializer(many=True)
 
 
+class PlannedSeatSerializer(serializers.Serializer[Any]):
+    user_id = serializers.IntegerField(allow_null=True, help_text="null: a bot")
+    name = serializers.CharField()
+
+
+class PlannedTableSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    seats = PlannedSeatSerializer(many=True, help_text="by position, the first dealer first")
+
+
+class PlannedRoundSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    tables = PlannedTableSerializer(many=True)
+
+
 class TournamentRegistrationSerializer(serializers.ModelSerializer[Registration]):
     class Meta:
         model = Registration
@@ -244,6 +260,24 @@ class RoundsView(_Base):
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
         return Response(TournamentRoundSerializer(selectors.rounds(tournament=t), many=True).data)
+
+
+class RoundsAheadView(_Base):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        responses={200: PlannedRoundSerializer(many=True), 404: ERRORS[404]},
+        summary="A round-robin duplicate event's rounds still to be seated, as planned",
+        description=(
+            "Every round still to be seated with its tables, as the movement will seat them "
+            "if nobody leaves or joins; empty for other events, before round 1 is seated "
+            "and once the last round is."
+        ),
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        t = self.tournament(request, tournament_id)
+        ahead = duplicate_selectors.movement_ahead(t)
+        return Response(PlannedRoundSerializer(ahead, many=True).data)
 
 
 class ResultsView(_Base):

@@ -31,6 +31,11 @@ urlpatterns = [
         name="api-tournament-rounds",
     ),
     path(
+        "tournaments/<id:tournament_id>/rounds/ahead/",
+        api.RoundsAheadView.as_view(),
+        name="api-tournament-rounds-ahead",
+    ),
+    path(
         "tournaments/<id:tournament_id>/register/",
         api.RegisterView.as_view(),
         name="api-tournament-register",

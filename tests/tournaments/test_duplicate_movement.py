@@ -126,3 +126,18 @@ def test_only_a_round_robin_duplicate_event_shows_a_plan(client):
     settle(swiss, 0)
     ahead, html = _page_plan(client, swiss)
     assert ahead == [] and "The rounds to come" not in html
+
+
+def test_the_api_gives_the_rounds_to_come_with_each_seat_s_player():
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    t = round_robin(rounds=3)
+    users = entered(t, 9)
+    settle(t, 0)
+    ahead = APIClient().get(reverse("api-tournament-rounds-ahead", args=[t.pk])).json()
+
+    assert [r["number"] for r in ahead] == [2, 3]
+    planned = [[tuple(s["user_id"] for s in x["seats"]) for x in r["tables"]] for r in ahead]
+    ids = sorted(u.pk for u in users)
+    assert planned == pairing.movement_plan(ids, 3, seats=3, seed=t.seed)[1:]

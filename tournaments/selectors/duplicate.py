@@ -174,10 +174,20 @@ def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
 
 
 @dataclass(frozen=True)
+class PlannedSeat:
+    user_id: int | None  # None: a bot
+    name: str  # a bot by its level
+
+
+@dataclass(frozen=True)
 class PlannedTable:
     number: int
-    names: list[str]  # by position, the first dealer first; a bot seat by its level
+    seats: list[PlannedSeat]  # by position, the first dealer first
     mine: bool = False
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
 
 
 @dataclass(frozen=True)
@@ -237,7 +247,9 @@ def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
             tables=[
                 PlannedTable(
                     number=j,
-                    names=[names.get(p, "?") if p is not None else bot for p in table],
+                    seats=[
+                        PlannedSeat(p, names.get(p, "?") if p is not None else bot) for p in table
+                    ],
                     mine=me is not None and me in table,
                 )
                 for j, table in enumerate(tables, start=1)
