@@ -61,8 +61,9 @@ function show(state) {
   progress.value = state.done || 0;
   status.textContent = t(state.status, { done: state.done ?? 0, total: state.total ?? 0 });
   // The worker seems gone (the API says so after a quiet spell; docs/analysis.md).
-  if (state.status === "running" && state.stalled) status.textContent += `. ${t("stalled")}`;
-  panel.dataset.stalled = state.status === "running" && state.stalled ? "true" : "false";
+  const stalled = state.status === "running" && Boolean(state.stalled);
+  if (stalled) status.textContent += `. ${t("stalled")}`;
+  panel.dataset.stalled = String(stalled);
   ask.hidden = !(config.player && ["none", "failed", "cancelled"].includes(state.status));
   cancel.hidden = !(config.player && running);
   if (!config.signed_in && state.status === "none") status.textContent = `${t("none")} ${t("sign_in")}`;

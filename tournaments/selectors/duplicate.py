@@ -17,10 +17,10 @@ from games.engine.replay import replay
 from games.models import MatchResult
 from tournaments import pairing
 from tournaments.duplicate import BoardResult, BoardScore, board_scores
-from tournaments.models import DuplicateDealing, Registration, Round, Tournament
-from tournaments.selectors.common import ENTERED, R
+from tournaments.models import DuplicateDealing, Round, Tournament
+from tournaments.selectors.common import ENTERED
 from tournaments.selectors.lists import bot_level
-from tournaments.selectors.rounds import rounds_played
+from tournaments.selectors.rounds import players_in_play, rounds_played
 
 
 @dataclass(frozen=True)
@@ -218,11 +218,8 @@ def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
     seated = last.first() or 0
     if seated == 0 or seated >= (t.rounds or 0):
         return []
-    field = sorted(
-        Registration.objects.filter(tournament=t, status=R.CHECKED_IN).values_list(
-            "user_id", flat=True
-        )
-    )
+    names = {r.user_id: r.user.get_display_name() for r in players_in_play(t)}
+    field = sorted(names)
     if len(field) < 2:
         return []
     played = rounds_played(t, before=seated + 1)
@@ -235,10 +232,6 @@ def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
     if ahead is None:
         ahead = pairing.movement_ahead(field, played, rounds=rounds, seats=k, seed=t.seed)
         _cache(key, ahead)
-    names = {
-        r.user_id: r.user.get_display_name()
-        for r in Registration.objects.filter(tournament=t, user_id__in=field).select_related("user")
-    }
     bot = _("Bot (%(level)s)") % {"level": bot_level(t)}
     me = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     return [

@@ -127,6 +127,15 @@ def disqualification_reasons(t: Tournament) -> dict[int, str]:
     return dict(t.registrations.filter(status=R.DISQUALIFIED).values_list("user_id", "reason"))
 
 
+def players_in_play(t: Tournament, everyone: bool = False) -> QuerySet[Registration]:
+    """The field of the next round: the checked-in entrants (``everyone``: all but the
+    no-shows)."""
+    regs = t.registrations.select_related("user")
+    if everyone:
+        return regs.exclude(status__in=(R.NO_SHOW,))
+    return regs.filter(status=R.CHECKED_IN)
+
+
 def rounds_played(t: Tournament, *, before: int) -> list[list[pairing.TableSeats]]:
     """The tables of rounds 1 .. ``before`` − 1, each round's by position (0 = first
     dealer), in table order: what the round-robin movement re-plans from."""

@@ -18,11 +18,8 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.selectors.rounds import rounds_played, table_by_position
+from tournaments.selectors.rounds import players_in_play, rounds_played, table_by_position
 from tournaments.services import duplicate as dealing_services
-from tournaments.services.common import (
-    R,
-)
 
 
 def next_field(t: Tournament, last: Round) -> list[Registration] | None:
@@ -70,13 +67,6 @@ def _seeds(t: Tournament) -> dict[int, int]:
 def seed_key(r: Registration) -> tuple[Any, ...]:
     """The seeding order: manual seeds (1 = top) first, then by rating."""
     return (r.seed is None, r.seed or 0, -r.rating, r.registered_at, r.pk)
-
-
-def players_in_play(t: Tournament, everyone: bool = False) -> Any:
-    regs = t.registrations.select_related("user")
-    if everyone:
-        return regs.exclude(status__in=(R.NO_SHOW,))
-    return regs.filter(status=R.CHECKED_IN)
 
 
 def seat_round(
