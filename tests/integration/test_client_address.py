@@ -17,6 +17,7 @@ import http.client
 import json
 import re
 import shlex
+import socket
 import subprocess
 import sys
 import uuid
@@ -182,3 +183,37 @@ def test_the_compose_deployment_behind_its_haproxy(
     assert wait_until(lambda: serving(port), 180, 0.5)
 
     assert_the_limit_holds(port)
+
+
+def answers(host: str, port: int) -> bool:
+    """Something accepts a TCP connection at host:port."""
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.slow(seconds=60)
+def test_scripts_stack_keeps_its_web_servers_on_the_loopback_behind_haproxy(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    # 127.0.0.2 stands for a public address: HAProxy listens there, the web server must
+    # not, or a client could reach it directly and write its own X-Forwarded-For.
+    public, port = "127.0.0.2", free_port()
+    stack = Stack(
+        {**env, "HOST": public, "PORT": str(port), "HAPROXY": haproxy_binary(), "BOTS_CONCURRENCY": "1"},
+        tmp_path / "stack.log",
+        "--web",
+        "1",
+    )  # fmt: skip
+    try:
+        ready = wait_until(
+            lambda: "balancer" in stack.pids() and answers("127.0.0.1", port + 1), 300, 0.5
+        )
+        assert ready, stack.log.read_text()
+        assert wait_until(lambda: answers(public, port), 60, 0.5), stack.log.read_text()
+
+        assert not answers(public, port + 1)
+    finally:
+        stack.stop()
