@@ -1,7 +1,7 @@
 """Limits on accounts that hold across processes (docs/security.md): they count in the
 shared cache (Redis on the full stack, local memory in the embedded default).
 
-* Sign-ups: ``DEFAULT_THROTTLE_RATES["signup"]`` per client address, for the API and the
+* Sign-ups: ``ACCOUNTS_SIGNUP_RATE`` per client address, for the API and the
   sign-up page together.
 * Failed sign-ins: after ``SIGNIN_FAILURES_PER_ACCOUNT`` wrong passwords for one account,
   or ``SIGNIN_FAILURES_PER_ADDRESS`` from one address, within ``SIGNIN_LOCKOUT_SECONDS``,
@@ -53,6 +53,11 @@ class SignupThrottle(SimpleRateThrottle):
     """Accounts created per client address, by the API and the sign-up page together."""
 
     scope = "signup"
+
+    def get_rate(self) -> str:
+        # A setting read on each request (the throttle is made per request), not DRF's
+        # class-level DEFAULT_THROTTLE_RATES, which is read once at import.
+        return str(settings.ACCOUNTS_SIGNUP_RATE)
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": client_address(request)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -35,10 +36,13 @@ ERRORS = {
 
 
 class ClubThrottle(UserRateThrottle):
-    """The club's writes per person (``DEFAULT_THROTTLE_RATES["club"]``, in the shared
-    cache: across processes)."""
+    """The club's writes per person (``CLUB_WRITE_RATE``, in the shared cache: across
+    processes)."""
 
     scope = "club"
+
+    def get_rate(self) -> str:
+        return str(settings.CLUB_WRITE_RATE)
 
 
 class ClubAPIView(APIView):

@@ -133,9 +133,12 @@ AUTHENTICATION_BACKENDS = [
     "accounts.limits.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-SIGNIN_FAILURES_PER_ACCOUNT = 5
-SIGNIN_FAILURES_PER_ADDRESS = 30
-SIGNIN_LOCKOUT_SECONDS = 15 * 60
+SIGNIN_FAILURES_PER_ACCOUNT = env.int("SIGNIN_FAILURES_PER_ACCOUNT", default=5)
+SIGNIN_FAILURES_PER_ADDRESS = env.int("SIGNIN_FAILURES_PER_ADDRESS", default=30)
+SIGNIN_LOCKOUT_SECONDS = env.int("SIGNIN_LOCKOUT_SECONDS", default=15 * 60)
+# Accounts created per client address, the API and the sign-up page together
+# (accounts/limits.py); a DRF rate ("60/hour"), read on every request.
+ACCOUNTS_SIGNUP_RATE = env.str("ACCOUNTS_SIGNUP_RATE", default="60/hour")
 # A browser that signed in to an account before is a known device of it: its signed
 # cookie exempts it from the account's and the address's locks, its own failures lock it
 # alone (accounts/limits.py, docs/security.md).
@@ -264,8 +267,9 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # Per client address, in the shared cache: accounts by the API and the page together.
-    "DEFAULT_THROTTLE_RATES": {"signup": "60/hour", "club": "120/minute"},
+    # No DEFAULT_THROTTLE_RATES: each throttle reads its rate from a setting of its own
+    # on every request (ACCOUNTS_SIGNUP_RATE, CLUB_WRITE_RATE), so a deployment sets it
+    # by its environment and a test by the settings fixture.
     # REMOTE_ADDR is already the client's address (TRUSTED_PROXIES below): DRF must not
     # read X-Forwarded-For again (its None would trust any header a client sends).
     "NUM_PROXIES": 0,
@@ -378,7 +382,8 @@ GAMES_SCHEDULER = env.str(
     "GAMES_SCHEDULER", default="loop" if CELERY_TASK_ALWAYS_EAGER else "celery"
 )
 GAMES_BOT_DELAY = env.float("GAMES_BOT_DELAY", default=0.8)  # a bot's human-like pause, seconds
-GAMES_OPEN_TABLES_PER_USER = 3  # open (not started) tables one person may have created
+# Open (not started) tables one person may have created.
+GAMES_OPEN_TABLES_PER_USER = env.int("GAMES_OPEN_TABLES_PER_USER", default=3)
 # Tables with bots playing at once (issue 32: twelve tables of master bots from one
 # account stalled every bot table): per person who started them, of those with master
 # bots (a master decision costs the bots' pool over a second), and per address.
@@ -407,7 +412,13 @@ GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
 # online for at most this many seconds; each process re-scores its sockets every third.
 CLUB_PRESENCE_TTL = 15
 CLUB_CHAT_MAX_LENGTH = 300  # characters of one chat message
-CLUB_CHAT_RATE = (5, 10)  # at most 5 messages in 10 seconds per person, across processes
+# At most CLUB_CHAT_MESSAGES chat lines in CLUB_CHAT_SECONDS per person, across processes.
+CLUB_CHAT_RATE = (
+    env.int("CLUB_CHAT_MESSAGES", default=5),
+    env.int("CLUB_CHAT_SECONDS", default=10),
+)
+# The club's writes (follows, blocks, challenges, reports…) per person; a DRF rate.
+CLUB_WRITE_RATE = env.str("CLUB_WRITE_RATE", default="120/minute")
 CLUB_CHAT_HISTORY = 50  # messages a chat shows when it opens
 CLUB_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
 # The word filter's lists (club/wordfilter.py): Russian and Ukrainian; English from

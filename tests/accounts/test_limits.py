@@ -14,14 +14,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def few_signups(settings):
-    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], signup="3/hour")
-    settings.REST_FRAMEWORK = dict(settings.REST_FRAMEWORK, DEFAULT_THROTTLE_RATES=rates)
-    from rest_framework.throttling import SimpleRateThrottle
-
-    saved = SimpleRateThrottle.THROTTLE_RATES
-    SimpleRateThrottle.THROTTLE_RATES = rates
-    yield
-    SimpleRateThrottle.THROTTLE_RATES = saved
+    settings.ACCOUNTS_SIGNUP_RATE = "3/hour"
 
 
 def api_signup(n: int, **extra):

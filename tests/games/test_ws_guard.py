@@ -166,7 +166,9 @@ async def given_back(redis_url: str, key: str) -> None:
     client = aredis.Redis.from_url(redis_url)
     try:
         deadline = time.monotonic() + TIMEOUT
-        while await client.zcard(key) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            if not await client.zcard(key):
+                return
             await asyncio.sleep(0.1)
     finally:
         await client.aclose()

@@ -6,8 +6,5 @@ import os
 
 from config.settings import *  # noqa: F403
 
-REST_FRAMEWORK = {
-    **REST_FRAMEWORK,  # noqa: F405
-    "DEFAULT_THROTTLE_RATES": {**REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "signup": "3/hour"},  # noqa: F405
-}
+ACCOUNTS_SIGNUP_RATE = "3/hour"
 CACHES["default"]["KEY_PREFIX"] = os.environ["ADDRESS_TEST_CACHE_PREFIX"]  # noqa: F405
