@@ -49,11 +49,14 @@ run: install ## Serve on http://127.0.0.1:8000 with the embedded default (SQLite
 TEST_WORKERS ?= 4
 
 test: install ## Run the whole test suite (set CI=true to make missing services a failure)
-	$(RUN) pytest -n $(TEST_WORKERS) --maxschedchunk 1 $(PYTEST_ARGS)
+	$(RUN) pytest -n $(TEST_WORKERS) --maxschedchunk 1 $(COVERAGE_ARGS) $(PYTEST_ARGS)
 
-check: lint ## What CI runs: formatting, lint, types, migrations, layer contracts, then the tests
+# `make check` measures coverage too (statements and branches, pyproject.toml's
+# [tool.coverage.*]) and prints it per app; under the floor the run fails.
+check: lint ## What CI runs: formatting, lint, types, migrations, layer contracts, the tests with coverage
 	$(RUN) python manage.py makemigrations --check --dry-run
-	$(MAKE) test
+	$(MAKE) test COVERAGE_ARGS="--cov --cov-report="
+	$(RUN) python scripts/coverage_summary.py
 
 # The pure-Python packages held to mypy --strict (those that exist).
 STRICT := $(wildcard games/engine games/bots analysis/core.py)
