@@ -454,6 +454,15 @@ def test_play_against_bots_now_offers_a_quick_match_of_six_deals(client):
 
 
 @db
+def test_the_lobby_offers_the_match_lengths_in_the_page_language(client):
+    client.force_login(UserFactory())
+
+    page = client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    assert "быстрая партия: 6 раздач" in page
+
+
+@db
 def test_create_form_sets_the_match_length(client):
     client.force_login(user := UserFactory())
     data = {"players": "3", "preset": "classic", "move_seconds": "30", "opt_deals": "9"}
