@@ -37,6 +37,7 @@ from games.pages.options import (
     preset_title,
     seat_label,
 )
+from games.pages.cards import card_sprite_url
 from games.pages.selectors import bot_took_over_from, record_sheet, replay_deal
 from games.pages.strings import table_strings
 
@@ -273,7 +274,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     config = {
         "table_id": table.pk,
         "ws_path": ws_path,
-        "sprite_url": static("cards/cards.svg"),
+        "sprite_url": card_sprite_url(),
         "seat": seat,
         "status": table.status,
         "table": summary,
@@ -395,7 +396,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "names": [seat_label(by_number[n]) if n in by_number else "" for n in range(players)],
         "deal_url": reverse("games:replay_deal", args=[table.pk, 0]).rsplit("/0/", 1)[0] + "/",
         "query": query,
-        "sprite_url": static("cards/cards.svg"),
+        "sprite_url": card_sprite_url(),
         "fairdeal_url": static("js/fairdeal.js"),
         # HOOK: the fair-dealing check needs static/js/fairdeal.js, shipped separately.
         "fairdeal_available": finders.find("js/fairdeal.js") is not None,
