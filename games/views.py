@@ -28,6 +28,7 @@ from accounts.limits import client_address
 from accounts.types import Visitor, signed_in
 from games import errors, placing, selectors, services
 from games.models import MatchResult, Table
+from games.pages.cards import card_sprite_url
 from games.pages.forms import BotForm, CreateTableForm, PracticeForm, presets_json
 from games.pages.options import (
     BOT_LEVEL_HELP,
@@ -37,7 +38,6 @@ from games.pages.options import (
     preset_title,
     seat_label,
 )
-from games.pages.cards import card_sprite_url
 from games.pages.selectors import bot_took_over_from, record_sheet, replay_deal
 from games.pages.strings import table_strings
 

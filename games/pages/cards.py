@@ -10,7 +10,7 @@ from django.templatetags.static import static
 from django.utils.translation import pgettext
 
 # The sprites scripts/make_cards.py writes, by the letters they draw for A K Q J.
-SPRITES = {
+SPRITES: dict[tuple[str, ...], str] = {
     ("A", "K", "Q", "J"): "cards/cards.svg",
     ("Т", "К", "Д", "В"): "cards/cards-cyrillic.svg",
 }
