@@ -28,6 +28,7 @@ from accounts.limits import client_address
 from accounts.types import Visitor, signed_in
 from games import errors, placing, selectors, services
 from games.models import MatchResult, Table
+from games.pages.cards import card_sprite_url
 from games.pages.forms import BotForm, CreateTableForm, PracticeForm, presets_json
 from games.pages.options import (
     BOT_LEVEL_HELP,
@@ -273,7 +274,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     config = {
         "table_id": table.pk,
         "ws_path": ws_path,
-        "sprite_url": static("cards/cards.svg"),
+        "sprite_url": card_sprite_url(),
         "seat": seat,
         "status": table.status,
         "table": summary,
@@ -395,7 +396,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "names": [seat_label(by_number[n]) if n in by_number else "" for n in range(players)],
         "deal_url": reverse("games:replay_deal", args=[table.pk, 0]).rsplit("/0/", 1)[0] + "/",
         "query": query,
-        "sprite_url": static("cards/cards.svg"),
+        "sprite_url": card_sprite_url(),
         "fairdeal_url": static("js/fairdeal.js"),
         # HOOK: the fair-dealing check needs static/js/fairdeal.js, shipped separately.
         "fairdeal_available": finders.find("js/fairdeal.js") is not None,

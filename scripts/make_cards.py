@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Write the card faces the site shows: one SVG sprite, ``static/cards/cards.svg``.
+"""Write the card faces the site shows: one SVG sprite per alphabet of rank letters,
+``static/cards/cards.svg`` (A K Q J) and ``static/cards/cards-cyrillic.svg`` (Т К Д В, what
+Russian and Ukrainian players read on their cards; games/pages/cards.py picks one by the
+page's language).
 
 It also holds the few small icons of the table (the barrel), so that a page loads one file.
 
@@ -11,8 +14,8 @@ Made for phones: the rank and suit in the corners are large, because hands overl
 only the left edge of a card shows; red and black as on a printed deck. No fonts are
 embedded: the rank is plain text in the system's sans-serif, suits are paths.
 
-    python scripts/make_cards.py            # rewrite static/cards/cards.svg
-    python scripts/make_cards.py --check    # exit 1 if the file is out of date
+    python scripts/make_cards.py            # rewrite the sprites
+    python scripts/make_cards.py --check    # exit 1 if a file is out of date
 """
 
 from __future__ import annotations
@@ -21,12 +24,17 @@ import argparse
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "static" / "cards" / "cards.svg"
+OUT_DIR = Path(__file__).resolve().parent.parent / "static" / "cards"
 
 RED = "#c8102e"
 BLACK = "#1b1b1b"
 SUITS = {"S": BLACK, "C": BLACK, "D": RED, "H": RED}
-RANKS = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+RANKS = ("9", "T", "J", "Q", "K", "A")
+# The letters each sprite draws, by its file name: "10" and "9" are the same everywhere.
+ALPHABETS = {
+    "cards.svg": {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"},
+    "cards-cyrillic.svg": {"9": "9", "T": "10", "J": "В", "Q": "Д", "K": "К", "A": "Т"},
+}
 COURT = {"J", "Q", "K"}
 W, H = 60, 84
 
@@ -50,8 +58,7 @@ def suit_symbol(suit: str) -> str:
     return f'<symbol id="s{suit}" viewBox="0 0 100 100">{SUIT_SHAPES[suit]}</symbol>'
 
 
-def corner(rank: str, suit: str) -> str:
-    label = RANKS[rank]
+def corner(label: str, suit: str) -> str:
     # "10" is set narrower so that it fits the same corner as one character.
     size = 19 if label != "10" else 17
     spacing = ' letter-spacing="-1.5"' if label == "10" else ""
@@ -61,27 +68,28 @@ def corner(rank: str, suit: str) -> str:
     )
 
 
-def center(rank: str, suit: str, colour: str) -> str:
+def center(rank: str, label: str, suit: str, colour: str) -> str:
     if rank in COURT:
         # A framed court card: the letter large, the suit above it.
         return (
             f'<rect x="19.5" y="11.5" width="21" height="61" rx="3" fill="none" stroke="{colour}" stroke-width="1.2" opacity=".55"/>'
             f'<use href="#s{suit}" x="23" y="17" width="14" height="14"/>'
-            f'<text x="30" y="58" font-size="22" text-anchor="middle">{RANKS[rank]}</text>'
+            f'<text x="30" y="58" font-size="22" text-anchor="middle">{label}</text>'
         )
     size = 32 if rank == "A" else 24
     return f'<use href="#s{suit}" x="{W / 2 - size / 2:g}" y="{H / 2 - size / 2:g}" width="{size}" height="{size}"/>'
 
 
-def face(rank: str, suit: str) -> str:
+def face(rank: str, suit: str, letters: dict[str, str]) -> str:
     colour = SUITS[suit]
+    label = letters[rank]
     return (
         f'<symbol id="{rank}{suit}" viewBox="0 0 {W} {H}">'
         f'<rect x=".5" y=".5" width="{W - 1}" height="{H - 1}" rx="5" fill="#fff" stroke="#8a8a8a"/>'
         f'<g fill="{colour}" {FONT}>'
-        f"{corner(rank, suit)}"
-        f"{center(rank, suit, colour)}"
-        f'<g transform="rotate(180 {W / 2:g} {H / 2:g})">{corner(rank, suit)}</g>'
+        f"{corner(label, suit)}"
+        f"{center(rank, label, suit, colour)}"
+        f'<g transform="rotate(180 {W / 2:g} {H / 2:g})">{corner(label, suit)}</g>'
         "</g></symbol>"
     )
 
@@ -108,12 +116,12 @@ def icons() -> list[str]:
     ]
 
 
-def sprite() -> str:
+def sprite(letters: dict[str, str]) -> str:
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg">',
         "<!-- Made by scripts/make_cards.py; edit that, not this. -->",
         *(suit_symbol(s) for s in SUITS),
-        *(face(r, s) for s in SUITS for r in RANKS),
+        *(face(r, s, letters) for s in SUITS for r in RANKS),
         back(),
         *icons(),
         "</svg>",
@@ -125,16 +133,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
     args = parser.parse_args()
-    text = sprite()
-    if args.check:
-        if not OUT.is_file() or OUT.read_text() != text:
-            print(f"{OUT} is out of date: run python scripts/make_cards.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(text)
-    print(f"wrote {OUT} ({len(text)} bytes)")
-    return 0
+    stale = 0
+    for name, letters in ALPHABETS.items():
+        out, text = OUT_DIR / name, sprite(letters)
+        if args.check:
+            if not out.is_file() or out.read_text(encoding="utf-8") != text:
+                print(f"{out} is out of date: run python scripts/make_cards.py", file=sys.stderr)
+                stale = 1
+            continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out} ({len(text)} bytes)")
+    return stale
 
 
 if __name__ == "__main__":

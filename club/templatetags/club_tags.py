@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from club import presence, selectors
 from games.models import Table
+from games.pages.options import PRESET_LABELS
 from tournaments.models import Tournament
 
 register = template.Library()
@@ -59,13 +60,17 @@ def club_socket(context: Any) -> str:
         "unrated": _("unrated"),
         "notices": _("Challenges"),
     }
+    # A challenge names its rules by the preset's key ("classic"): the notice shows its name.
+    presets = {name: str(label) for name, label in PRESET_LABELS.items()}
     return format_html(
         '<link rel="stylesheet" href="{}"><script src="{}" data-ws="/ws/club/{}" '
         'data-strings="{}" defer></script>',
         static("club/club.css"),
         static("club/club.js"),
         f"?{urlencode(query)}" if query else "",
-        json.dumps({k: str(v) for k, v in strings.items()}, ensure_ascii=False),
+        json.dumps(
+            {**{k: str(v) for k, v in strings.items()}, "presets": presets}, ensure_ascii=False
+        ),
     )
 
 

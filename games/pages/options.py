@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy, pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games.engine import PRESETS, Options
 from games.engine.options import OPTION_NAMES, RED_THRESHOLDS
@@ -84,8 +85,12 @@ DEALS_OFFERED = (3, 6, 9, 12, 20)
 
 
 def deals_label(deals: int) -> str:
-    """A match length in words: "6 deals"."""
-    return str(ngettext_lazy("%(n)s deal", "%(n)s deals", "n") % {"n": deals})
+    """A match length in words: "6 deals", in the language active when it is called."""
+    return ngettext("%(n)s deal", "%(n)s deals", deals) % {"n": deals}
+
+
+# Lazy: the choices are built at import, when no language is active yet.
+_deals_label_lazy = lazy(deals_label, str)
 
 
 DEALS_CHOICES: tuple[tuple[int | None, Promise], ...] = (
@@ -95,7 +100,7 @@ DEALS_CHOICES: tuple[tuple[int | None, Promise], ...] = (
             n,
             format_lazy(
                 _("a quick match: {deals}"),
-                deals=ngettext_lazy("%(n)s deal", "%(n)s deals", "n") % {"n": n},
+                deals=_deals_label_lazy(n),
             ),
         )
         for n in DEALS_OFFERED

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from games.pages.cards import rank_letters
+
 
 def _plural(forms: Callable[[int], str]) -> dict[str, str]:
     """``forms(n)`` is an ngettext call; Intl.PluralRules' categories for en, ru and uk
@@ -35,6 +37,8 @@ def table_strings() -> dict[str, object]:
         "suit_C": pgettext("suit in a card name (Queen of …)", "clubs"),
         "suit_D": pgettext("suit in a card name (Queen of …)", "diamonds"),
         "suit_H": pgettext("suit in a card name (Queen of …)", "hearts"),
+        # the rank as a card's corner writes it: "Q" in "Q♥"
+        **{f"rank_letter_{rank}": letter for rank, letter in rank_letters().items()},
         # the table
         "table": _("Table"),
         "your_hand": _("Your hand"),

@@ -1,5 +1,8 @@
 // Cards as the engine writes them: rank 9 T J Q K A + suit S C D H ("TH" is 10♥).
-// Drawn from the sprite static/cards/cards.svg (made by scripts/make_cards.py).
+// Drawn from the sprite static/cards/cards.svg, or cards-cyrillic.svg whose courts read
+// Т К Д В (made by scripts/make_cards.py; the page's config names the one to load).
+
+import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 export const SUITS = ["S", "H", "C", "D"]; // hand order: colours alternate
@@ -42,9 +45,10 @@ export function cardName(card, t) {
   return t("card_name", { rank: t(`rank_${rankOf(card)}`), suit: t(`suit_${suitOf(card)}`) });
 }
 
-/** A short text form: "10♥", "Q♠". */
+/** A short text form: "10♥", "Q♠" ("Д♠" in Russian: the letters are the page's strings). */
 export function cardText(card) {
-  const rank = rankOf(card) === "T" ? "10" : rankOf(card);
+  const r = rankOf(card);
+  const rank = r === "T" ? "10" : r === "9" ? "9" : t(`rank_letter_${r}`);
   return rank + SUIT_SIGN[suitOf(card)];
 }
 

@@ -3,7 +3,9 @@ block; the table they make; the notices live on the club socket; the API."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -205,6 +207,15 @@ def test_the_challenge_page_shows_a_refusal_and_sends_nothing() -> None:
     assert answer.status_code == 400
     assert "does not take messages or challenges" in answer.content.decode()
     assert not Challenge.objects.exists()
+
+
+def test_the_notice_names_the_challenges_rules_in_the_page_language() -> None:
+    client = signed_in_client(UserFactory())
+
+    page = client.get("/club/friends/", HTTP_ACCEPT_LANGUAGE="uk").content.decode()
+
+    found = re.search(r'data-strings="([^"]*)"', page)
+    assert found and json.loads(html.unescape(found[1]))["presets"]["classic"] == "Класика"
 
 
 # -- live, on the club socket ---------------------------------------------------------

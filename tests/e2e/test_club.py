@@ -104,3 +104,20 @@ def test_a_challenge_from_the_friends_list_accepted_seats_both_at_one_table(
         page.wait_for_url("**/tables/*/")
         page.wait_for_selector("#table-root .felt")
     assert ann.url == bob.url
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE], ids=["desktop", "phone"])
+def test_a_challenge_notice_names_its_rules_in_ukrainian(pages: Any, size: dict[str, int]) -> None:
+    ann, bob = pages.new(locale="uk-UA", **size), pages.new(locale="uk-UA", **size)
+    sign_up(ann)
+    bob_name = sign_up(bob)
+    ann.goto(f"/club/challenge/?to={bob_name}")
+    ann.check("input[name=players][value='2']")
+    ann.check("input[name=preset][value='classic']")
+    bob.goto("/play/")
+    bob.wait_for_timeout(300)  # bob's club socket is open
+    ann.click("#create-table")
+
+    notice = bob.wait_for_selector(".club-notice p")
+
+    assert notice.is_visible() and "Класика" in notice.text_content()

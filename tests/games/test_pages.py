@@ -399,6 +399,21 @@ def test_the_card_sprite_has_24_faces_and_a_back():
     assert len(set(faces)) == 25
 
 
+@db
+@pytest.mark.parametrize("language", ["ru", "uk"])
+def test_a_russian_or_ukrainian_table_page_draws_the_queen_with_a_cyrillic_letter(client, language):
+    table, (user, *_) = started_table(humans=1, bots=2)
+    client.force_login(user)
+    page = client.get(reverse("games:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    sprite_url = json.loads(
+        re.search(r'id="table-config"[^>]*>(.*?)</script>', page.content.decode(), re.S)[1]
+    )["sprite_url"]
+
+    sprite = (STATIC / sprite_url.removeprefix("/static/")).read_text(encoding="utf-8")
+
+    assert re.search(r'<symbol id="QH".*?<text[^>]*>Д</text>', sprite)
+
+
 def module_closure(entry: Path) -> set[Path]:
     """A module and everything it imports, statically or dynamically."""
     seen: set[Path] = set()
@@ -451,6 +466,15 @@ def test_play_against_bots_now_offers_a_quick_match_of_six_deals(client):
 
     table = Table.objects.get(created_by=user)
     assert table.options["deals"] == 6 and table.status == Table.Status.PLAYING
+
+
+@db
+def test_the_lobby_offers_the_match_lengths_in_the_page_language(client):
+    client.force_login(UserFactory())
+
+    page = client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    assert "быстрая партия: 6 раздач" in page
 
 
 @db

@@ -78,7 +78,7 @@
   function describe(c) {
     return [
       fill(strings.players || "", { n: c.players }),
-      c.preset,
+      (strings.presets || {})[c.preset] || c.preset,
       fill(strings.seconds || "", { s: c.move_seconds }),
       c.rated ? strings.rated : strings.unrated,
     ].join(", ");
