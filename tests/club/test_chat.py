@@ -200,7 +200,7 @@ async def test_a_moderator_hides_a_message_live_and_for_good() -> None:
     await a.heard()
     message = await sync_to_async(ChatMessage.objects.get)()
     refused = await a.send(type="hide", message=message.pk)
-    assert refused["type"] == "error" and refused["code"] == "forbidden"
+    assert refused["type"] == "error" and refused["code"] == "not_found"
     assert (await s.send(type="hide", message=message.pk))["type"] == "ack"
     assert (await a.next("chat.hidden"))["id"] == message.pk
     again = await Chat.open(ann, table.pk)
