@@ -1,3 +1,4 @@
+from collections.abc import Collection
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -100,8 +101,10 @@ class User(AbstractUser):
         self._loaded_names = self._names()
 
     @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> "User":
-        instance = super().from_db(db, field_names, values)
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> "User":
+        instance = super().from_db(db, field_names, values, **kwargs)
         instance._loaded_names = instance._names()
         return instance
 

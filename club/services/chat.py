@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from club import errors, realtime, wordfilter
@@ -33,7 +33,7 @@ Room = ChatMessage.Room
 
 REPORT_REASON_MAX = 300
 
-NO_SUCH_MESSAGE = _lazy("No such message.")
+NO_SUCH_MESSAGE = gettext_lazy("No such message.")
 
 
 def _rate_allow(user_id: int) -> bool:
