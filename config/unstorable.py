@@ -28,4 +28,3 @@ MESSAGE = _("The text holds a character that cannot be stored (a NUL or a lone s
 
 def storable(text: str) -> bool:
     return UNSTORABLE.search(text) is None
-

@@ -15,7 +15,7 @@ REASONS = {
 }
 
 
-@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
 @pytest.mark.parametrize("locale", sorted(REASONS))
 def test_the_sign_up_page_says_why_a_name_of_combining_marks_only_is_refused(
     pages, locale, width, height
