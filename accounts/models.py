@@ -1,3 +1,4 @@
+from collections.abc import Collection
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -12,7 +13,13 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
 from accounts.countries import PlayerCountries
-from accounts.names import MESSAGES, RESERVED_KEYS, name_key, refused_character
+from accounts.names import (
+    MESSAGES,
+    RESERVED_KEYS,
+    has_base_character,
+    name_key,
+    refused_character,
+)
 from accounts.timezones import validate_time_zone
 
 
@@ -60,6 +67,11 @@ class User(AbstractUser):
 
     objects: ClassVar[UserManager] = UserManager()
 
+    NAME_FIELDS: ClassVar[tuple[str, str]] = ("username", "display_name")
+    # The names as read from the database (None: a new account): the rules added since an
+    # account was named judge only a name that is new or changed (clean).
+    _loaded_names: dict[str, str] | None = None
+
     class Meta:
         swappable = "AUTH_USER_MODEL"
         # "account" reads right in every admin sentence in Russian and Ukrainian too:
@@ -86,10 +98,28 @@ class User(AbstractUser):
                 *(extra[f] for f in update_fields if f in extra),
             }
         super().save(*args, **kwargs)
+        self._loaded_names = self._names()
+
+    @classmethod
+    def from_db(
+        cls, db: str | None, field_names: Collection[str], values: Collection[Any], **kwargs: Any
+    ) -> "User":
+        instance = super().from_db(db, field_names, values, **kwargs)
+        instance._loaded_names = instance._names()
+        return instance
+
+    def _names(self) -> dict[str, str]:
+        return {f: self.__dict__[f] for f in self.NAME_FIELDS if f in self.__dict__}
+
+    def _name_is_new(self, field: str) -> bool:
+        """Whether ``field`` holds a name not yet stored for this account."""
+        loaded = self._loaded_names
+        return loaded is None or loaded.get(field) != getattr(self, field)
 
     def clean(self) -> None:
         """Names that cannot impersonate (accounts/names.py): no control or format
-        characters, no reserved word, nothing that looks like another player's name."""
+        characters, at least one base character (a new or changed name only), no reserved
+        word, nothing that looks like another player's name."""
         super().clean()
         problems: dict[str, Any] = {}
         for field in ("username", "display_name"):
@@ -99,6 +129,8 @@ class User(AbstractUser):
             key = name_key(value)
             if refused_character(value) is not None:
                 problems[field] = MESSAGES["character"]
+            elif self._name_is_new(field) and not has_base_character(value):
+                problems[field] = MESSAGES["base"]
             elif key in RESERVED_KEYS:
                 problems[field] = MESSAGES["reserved"]
             elif field == "display_name" and key == name_key(self.username or ""):

@@ -6,6 +6,9 @@ A username or display name is refused when it
   invisible one: Unicode's Default_Ignorable_Code_Point (the Hangul fillers, the combining
   grapheme joiner, variation selectors, tags, …) and the blank-looking symbols of
   :data:`BLANK_SYMBOLS` (the Braille blank);
+* has no base character (a name of combining marks only, U+0301 six times, is drawn
+  0 px wide): :func:`has_base_character`; judged only when the name is new or changed,
+  so an account named before keeps its name;
 * is a reserved word (``admin``, ``system``, a bot's name, …);
 * looks like another player's username or display name: the two have the same
   :func:`name_key`, their Unicode skeleton (UTS #39, from the data of the
@@ -78,6 +81,20 @@ def refused_character(name: str) -> str | None:
     return None
 
 
+# The general categories of a base character: letters, numbers, punctuation and symbols,
+# each drawn with a width of its own; never a mark (Mn, Mc, Me), which sits on another.
+BASE_CATEGORIES = frozenset("LNPS")
+
+
+def has_base_character(name: str) -> bool:
+    """Whether ``name`` holds at least one visible character that is not a mark: a name
+    of combining marks only (U+0301 six times, U+20DD twice) is drawn 0 px wide."""
+    return any(
+        unicodedata.category(char)[0] in BASE_CATEGORIES and not INVISIBLE.match(char)
+        for char in name
+    )
+
+
 def is_reserved(name: str) -> bool:
     return name_key(name) in RESERVED_KEYS
 
@@ -86,6 +103,7 @@ RESERVED_KEYS = frozenset(name_key(word) for word in RESERVED)
 
 MESSAGES = {
     "character": _("A name may not contain control or invisible formatting characters."),
+    "base": _("A name needs at least one letter, digit or symbol."),
     "reserved": _("This name is reserved."),
     "confusable": _("This name looks too much like another player's name."),
 }

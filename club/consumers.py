@@ -33,6 +33,8 @@ from django.conf import settings
 from accounts.models import User
 from club import errors, presence, realtime, selectors, services
 from config.errors import ServiceError
+from config.unstorable import MESSAGE as UNSTORABLE
+from config.unstorable import storable
 from config.ws_guard import GuardedSocket
 from games.consumers import CLOSE_ABUSE, RateLimit, _in_pool
 
@@ -177,6 +179,10 @@ class ClubConsumer(GuardedSocket, AsyncWebsocketConsumer):
             message_id = message.get("id")
             if not isinstance(message_id, (str, int, type(None))):
                 message_id = None
+            if isinstance(message_id, str) and not storable(message_id):
+                # Not even echoed: a lone surrogate cannot be sent back as UTF-8.
+                message_id = None
+                raise errors.Invalid(UNSTORABLE)
             handler = self.handlers.get(str(message.get("type")))
             if handler is None:
                 raise errors.Invalid()
@@ -206,6 +212,7 @@ class ClubConsumer(GuardedSocket, AsyncWebsocketConsumer):
             user=self.user,
             message_id=_int(message.get("message")),
             reason=str(message.get("reason") or ""),
+            invite_code=self.invite,
         )
 
     async def on_hide(self, message: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -155,19 +155,61 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
     return TournamentAccess(read=allowed, write=allowed, playing_now=playing)
 
 
-def message_readable(*, user: User, message: ChatMessage) -> bool:
-    """Whether ``user`` may read ``message`` where it was said (to report it)."""
-    if message.hidden_at is not None:
-        return False
-    if message.table is not None:
-        # A spectators' message is hidden from the table's players while it plays.
-        return not (
-            message.room == ChatMessage.Room.SPECTATORS
-            and message.table.status == Table.Status.PLAYING
-            and Seat.objects.filter(table=message.table, user=user).exists()
+def readable_messages(
+    *,
+    user: Visitor | None,
+    table_id: int | None = None,
+    tournament_id: int | None = None,
+    invite_code: str | None = None,
+) -> QuerySet[ChatMessage]:
+    """The messages of a table's (or a tournament's) chat that ``user`` may read: the one
+    rule for reading a chat and for acting on one of its messages (docs/social.md).
+
+    None hidden by a moderator. A table's: only if he may watch it (a private table, with
+    a seat or its invite code: ``watchable_table``); while it plays, a seated player reads
+    only the players' room. A tournament's: its entrants, its organiser and the staff;
+    while he plays, only the organiser's announcements. Raises ``NotFound`` or
+    ``Forbidden`` when he may not read the place at all."""
+    messages = ChatMessage.objects.filter(hidden_at__isnull=True)
+    me = person(user)
+    if table_id is not None:
+        table = watchable_table(table_id=table_id, user=user, invite_code=invite_code)
+        seated = me is not None and Seat.objects.filter(table=table, user=me).exists()
+        messages = messages.filter(table=table)
+        if seated and table.status == Table.Status.PLAYING:
+            messages = messages.filter(room=ChatMessage.Room.PLAYERS)
+        return messages
+    if tournament_id is None:
+        raise errors.Invalid()
+    access = tournament_chat_access(user=user, tournament_id=tournament_id)
+    if not access.read:
+        raise errors.Forbidden(_("Only the entrants and the organiser read this chat."))
+    messages = messages.filter(tournament_id=tournament_id)
+    if me is not None and me.pk in access.playing_now:
+        messages = messages.filter(announcement=True)
+    return messages
+
+
+def message_readable(
+    *, user: User, message_id: int, invite_code: str | None = None
+) -> ChatMessage | None:
+    """The message ``message_id`` if ``user`` may read it where it was said
+    (:func:`readable_messages`, with the invite code his page holds); None both when there
+    is no such message and when he may not read it, so that nobody learns which ids
+    exist in chats he cannot read."""
+    place = ChatMessage.objects.filter(pk=message_id).values("table_id", "tournament_id").first()
+    if place is None:
+        return None
+    try:
+        readable = readable_messages(
+            user=user,
+            table_id=place["table_id"],
+            tournament_id=place["tournament_id"],
+            invite_code=invite_code,
         )
-    assert message.tournament_id is not None
-    return tournament_chat_access(user=user, tournament_id=message.tournament_id).read
+    except errors.ClubError:
+        return None
+    return readable.filter(pk=message_id).select_related("table").first()
 
 
 def watchable_table(*, table_id: int, user: Visitor | None, invite_code: str | None) -> Table:
@@ -218,15 +260,14 @@ def chat_room(
     )
 
     me = person(user)
-    messages = ChatMessage.objects.filter(hidden_at__isnull=True).select_related("author")
+    messages = readable_messages(
+        user=user, table_id=table_id, tournament_id=tournament_id, invite_code=invite_code
+    ).select_related("author")
     off = me is not None and chat_off_for(me.pk)
     ignored = ignored_ids(user_id=me.pk) if me is not None else set()
     if table_id is not None:
         table = watchable_table(table_id=table_id, user=user, invite_code=invite_code)
         seated = me is not None and Seat.objects.filter(table=table, user=me).exists()
-        messages = messages.filter(table=table)
-        if seated and table.status == Table.Status.PLAYING:
-            messages = messages.filter(room=Rooms.PLAYERS)
         group = realtime.table_group(table.pk)
         switched_off = table_chat_off(table.pk)
         switches = me is not None and (table.created_by_id == me.pk or me.is_staff)
@@ -234,14 +275,8 @@ def chat_room(
         writes = me is not None and not off and not switched_off
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_of(table.pk))
     else:
-        if tournament_id is None:
-            raise errors.Invalid()
+        assert tournament_id is not None  # readable_messages refuses neither place
         access = tournament_chat_access(user=user, tournament_id=tournament_id)
-        if not access.read:
-            raise errors.Forbidden(_("Only the entrants and the organiser read this chat."))
-        messages = messages.filter(tournament_id=tournament_id)
-        if me is not None and me.pk in access.playing_now:
-            messages = messages.filter(announcement=True)
         group = realtime.tournament_group(tournament_id)
         switched_off = False
         switches = False

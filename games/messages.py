@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from config.unstorable import storable
 from games import errors
 from games.engine import Action, EngineError, action_from_dict
 from games.engine.errors import InvalidSeed
@@ -124,6 +125,9 @@ def read_frame(text: str | None, *, max_size: int) -> Frame:
     message_id = data.get("id")
     if message_id is not None and not isinstance(message_id, str | int):
         raise Unparsable(errors.Malformed("id must be a string"))
+    if isinstance(message_id, str) and not storable(message_id):
+        # The id is stored with an action (``client_id``): no NUL, no lone surrogate.
+        raise Unparsable(errors.Malformed("id must not hold a NUL or a lone surrogate"))
     return Frame(type=kind, id=message_id, fields=data)
 
 

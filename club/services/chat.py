@@ -20,15 +20,20 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from club import errors, realtime, wordfilter
 from club.models import ChatBan, ChatMessage, ChatReport, ChatSettings, TableChat
+from config.unstorable import MESSAGE as UNSTORABLE
+from config.unstorable import storable
 from games.models import Seat, Table
 
 Room = ChatMessage.Room
 
 REPORT_REASON_MAX = 300
+
+NO_SUCH_MESSAGE = gettext_lazy("No such message.")
 
 
 def _rate_allow(user_id: int) -> bool:
@@ -46,6 +51,8 @@ def _rate_allow(user_id: int) -> bool:
 
 
 def _clean(text: str) -> str:
+    if not storable(text or ""):  # before the rate is counted (config/unstorable.py)
+        raise errors.Invalid(UNSTORABLE)
     text = " ".join((text or "").split())
     if not text:
         raise errors.Invalid(_("Write a message."))
@@ -149,13 +156,19 @@ def chat_say(
 
 
 @transaction.atomic
-def chat_report(*, user: User, message_id: int, reason: str = "") -> ChatReport:
-    """``user`` reports a message he could read to the moderators (once per message)."""
+def chat_report(
+    *, user: User, message_id: int, reason: str = "", invite_code: str | None = None
+) -> ChatReport:
+    """``user`` reports a message he may read (``club.selectors.readable_messages``: a
+    private table's with a seat or its invite code) to the moderators, once per message.
+    A message he may not read is "no such message", as one that does not exist."""
     from club.selectors import message_readable
 
-    message = ChatMessage.objects.filter(pk=message_id).select_related("table").first()
-    if message is None or not message_readable(user=user, message=message):
-        raise errors.NotFound(_("No such message."))
+    if not storable(reason or ""):
+        raise errors.Invalid(UNSTORABLE)
+    message = message_readable(user=user, message_id=message_id, invite_code=invite_code)
+    if message is None:
+        raise errors.NotFound(NO_SUCH_MESSAGE)
     if message.author_id == user.pk:
         raise errors.Invalid(_("That is your own message."))
     report, _created = ChatReport.objects.get_or_create(
@@ -195,10 +208,10 @@ def message_hide(*, by: User, message_id: int) -> ChatMessage:
     """A moderator hides a message: gone from every chat at once, kept for the record
     (and its reports marked handled)."""
     message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
-    if message is None:
-        raise errors.NotFound(_("No such message."))
-    if not may_moderate(user=by, tournament_id=message_tournament(message)):
-        raise errors.Forbidden()
+    if message is None or not may_moderate(user=by, tournament_id=message_tournament(message)):
+        # The same answer for a message he may not moderate as for none: no oracle of
+        # which ids exist in chats he cannot read.
+        raise errors.NotFound(NO_SUCH_MESSAGE)
     if message.hidden_at is None:
         message.hidden_at = timezone.now()
         message.hidden_by = by

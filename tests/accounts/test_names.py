@@ -155,3 +155,74 @@ def test_a_name_that_has_an_invisible_character_from_before_still_clashes():
     assert refused("username", username="alice") == [
         "This name looks too much like another player's name."
     ]
+
+
+# ------------------------------------------------ names of combining marks only
+
+MARKS_ONLY = ["\u0301" * 6, "\u20dd" * 2, "\u0301 \u20dd"]
+NO_BASE = "A name needs at least one letter, digit or symbol."
+
+
+@pytest.mark.parametrize("name", MARKS_ONLY)
+def test_a_display_name_of_combining_marks_only_is_refused(name):
+    assert refused("display_name", username="someone", display_name=name) == [NO_BASE]
+
+
+@pytest.mark.parametrize("name", ["e\u0301", "\u2660\u20dd", "7\u0301"])
+def test_a_mark_on_a_letter_digit_or_symbol_is_a_fine_name(name):
+    assert user_create(username="someone", display_name=name, password=PASSWORD)
+
+
+def test_the_sign_up_page_refuses_a_name_of_combining_marks_only(client):
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "someone",
+            "display_name": "\u0301" * 6,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+
+    assert NO_BASE in response.content.decode()
+
+
+def test_the_api_refuses_a_display_name_of_combining_marks_only():
+    user = UserFactory()
+    client = APIClient()
+    client.force_authenticate(user)
+
+    response = client.patch("/api/v1/me/", {"display_name": "\u20dd" * 2}, format="json")
+
+    assert response.json()["error"]["fields"]["display_name"] == [NO_BASE]
+
+
+def test_the_admin_refuses_a_display_name_of_combining_marks_only(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+
+    response = client.post(
+        "/admin/accounts/user/add/",
+        {
+            "username": "someone",
+            "usable_password": "true",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "display_name": "\u0301" * 6,
+        },
+    )
+
+    assert NO_BASE in response.content.decode()
+
+
+def test_an_account_named_before_the_rule_keeps_its_name_through_a_profile_change():
+    user = UserFactory(display_name="Old")
+    # An account named before names needed a base character (no service names one now).
+    type(user).objects.filter(pk=user.pk).update(display_name="\u0301" * 6)
+    user = type(user).objects.get(pk=user.pk)
+
+    user_profile_update(
+        user=user, display_name=user.display_name, country="UA", preferred_language=""
+    )
+
+    user.refresh_from_db()
+    assert (user.display_name, user.country.code) == ("\u0301" * 6, "UA")

@@ -200,7 +200,7 @@ async def test_a_moderator_hides_a_message_live_and_for_good() -> None:
     await a.heard()
     message = await sync_to_async(ChatMessage.objects.get)()
     refused = await a.send(type="hide", message=message.pk)
-    assert refused["type"] == "error" and refused["code"] == "forbidden"
+    assert refused["type"] == "error" and refused["code"] == "not_found"
     assert (await s.send(type="hide", message=message.pk))["type"] == "ack"
     assert (await a.next("chat.hidden"))["id"] == message.pk
     again = await Chat.open(ann, table.pk)
@@ -316,3 +316,44 @@ async def test_the_tables_creator_turns_its_chat_off_live() -> None:
     assert (await b.say("hello"))["code"] == "chat_off"
     await a.close()
     await b.close()
+
+
+async def _private_table_message() -> tuple[Any, ChatMessage]:
+    table, (ann,) = await sync_to_async(open_table)(humans=1, bots=1, private=True)
+    said = await sync_to_async(services.chat_say)(user=ann, table_id=table.pk, text="our secret")
+    return table, said
+
+
+async def test_reporting_a_private_tables_message_without_a_seat_or_invite_is_as_for_no_message() -> (
+    None
+):
+    table, said = await _private_table_message()
+    stranger = await sync_to_async(UserFactory)()
+    s = await Chat.open(stranger, table.pk)  # refused the room; the socket stays
+    answers = [
+        await s.send(type="report", message=message_id, reason="rude")
+        for message_id in (said.pk, said.pk + 1000)
+    ]
+    assert [(a["code"], a["message"]) for a in answers] == [("not_found", "No such message.")] * 2
+    assert await sync_to_async(ChatReport.objects.count)() == 0
+    await s.close()
+
+
+async def test_a_person_with_a_private_tables_invite_reports_its_message() -> None:
+    table, said = await _private_table_message()
+    invited = await sync_to_async(UserFactory)()
+    s = await Chat.open(invited, table.pk, invite=table.invite_code)
+    assert (await s.send(type="report", message=said.pk, reason="rude"))["type"] == "ack"
+    await s.close()
+
+
+async def test_hiding_a_message_one_may_not_moderate_is_answered_as_for_no_message() -> None:
+    table, said = await _private_table_message()
+    stranger = await sync_to_async(UserFactory)()
+    s = await Chat.open(stranger, table.pk)
+    answers = [
+        await s.send(type="hide", message=message_id) for message_id in (said.pk, said.pk + 1000)
+    ]
+    assert answers[0]["code"] == answers[1]["code"] == "not_found"
+    assert answers[0]["message"] == answers[1]["message"]
+    await s.close()

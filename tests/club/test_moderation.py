@@ -109,7 +109,7 @@ def test_an_organiser_cannot_hide_a_message_of_another_event() -> None:
     organiser = UserFactory(is_staff=True)
     _event_report(organiser)
     other, _author = _reported_table_message()
-    with pytest.raises(errors.Forbidden):
+    with pytest.raises(errors.NotFound):
         services.message_hide(by=organiser, message_id=other.message_id)
     assert ChatMessage.objects.get(pk=other.message_id).hidden_at is None
 
