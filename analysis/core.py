@@ -232,7 +232,9 @@ def _replay(
                 raise RecordError(str(exc), i, j) from None
             if taken not in legal:
                 raise RecordError("an illegal action", i, j)
-            if seat in wanted and len(legal) > 1:
+            # The two-player talon choice is no decision to judge: both talons lie face
+            # down, nothing tells them apart (it is neither counted nor labelled).
+            if seat in wanted and len(legal) > 1 and deal.phase is not Phase.TALON:
                 yield Decision(i, j, seat, match.view(seat), taken)
             match.apply(taken, seat=seat)
         deal = match.deal

@@ -210,3 +210,10 @@ def test_hindsight_is_the_exact_best_take_of_every_played_deal() -> None:
             expected.append((i, result.declarer, result.contract, solve(first_lead)))
     assert [(h.deal, h.declarer, h.contract, h.could) for h in lines] == expected
     assert lines  # at least one deal was played
+
+
+def test_the_face_down_talon_choice_of_two_players_is_not_judged() -> None:
+    record = bot_record(seed=5, deals=3, players=2)
+    assert any(d["actions"] and "choose_talon" in str(d["actions"]) for d in record["deals"])
+    phases = {j.phase for j in analyse(record, [0, 1], samples=2, seed=1).decisions}
+    assert "talon" not in phases
