@@ -107,7 +107,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=16)
     parser.add_argument("--seed", type=int, default=4101)
     parser.add_argument("--layouts", type=int, default=16, help="reference layouts a position")
-    parser.add_argument("--exact", type=int, default=6, help="reference: best play from N tricks left")
+    parser.add_argument(
+        "--exact", type=int, default=6, help="reference: best play from N tricks left"
+    )
     parser.add_argument("--samples", type=int, default=60, help="master's worlds a decision")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()

@@ -18,8 +18,8 @@ from analysis.core import (
     label_for,
 )
 from games.bots import Budget, make_bot
-from games.bots.objective import loss_cap
 from games.bots.endgame import solve
+from games.bots.objective import loss_cap
 from games.bots.policy import estimate_points
 from games.bots.strong import MasterBot
 from games.engine import Match, Options
