@@ -25,8 +25,9 @@ from typing import Any
 from games.bots import Budget
 from games.bots.appraisal import appraise
 from games.bots.endgame import INF, solver_for
+from games.bots.objective import loss_cap
 from games.bots.strong import MasterBot
-from games.engine.actions import Action, action_from_dict
+from games.engine.actions import DARK, Action, Bid, Contract, action_from_dict
 from games.engine.deal import Deal, Outcome, Phase
 from games.engine.errors import EngineError
 from games.engine.match import Match
@@ -232,7 +233,9 @@ def _replay(
                 raise RecordError(str(exc), i, j) from None
             if taken not in legal:
                 raise RecordError("an illegal action", i, j)
-            if seat in wanted and len(legal) > 1:
+            # The two-player talon choice is no decision to judge: both talons lie face
+            # down, nothing tells them apart (it is neither counted nor labelled).
+            if seat in wanted and len(legal) > 1 and deal.phase is not Phase.TALON:
                 yield Decision(i, j, seat, match.view(seat), taken)
             match.apply(taken, seat=seat)
         deal = match.deal
@@ -283,11 +286,24 @@ def _judge(bot: MasterBot, d: Decision) -> Judged:
         return Judged(d.deal, d.action, d.seat, str(d.view.phase), d.taken, d.taken, 0.0, 0.0,
                       0.0, Label.GOOD)  # fmt: skip
     loss = appraisal.loss(d.taken)
+    cap = loss_cap(d.view.options, _stake(d.view, d.taken, appraisal.best))
+    if cap is not None:  # a match of N deals: no more than one deal can swing
+        loss = min(loss, cap)
     return Judged(
         deal=d.deal, action=d.action, seat=d.seat, phase=str(d.view.phase), taken=d.taken,
         best=appraisal.best, value_taken=appraisal.value_of(d.taken),
         value_best=appraisal.best_value, loss=loss, label=label_for(loss),
     )  # fmt: skip
+
+
+def _stake(view: View, *actions: Action) -> int:
+    """What the deal of ``view`` is played for, at most: its contract or the highest
+    price bid or named (the actions weighed included), at least 120; doubled in a dark
+    or golden deal."""
+    values = [120, view.bid or 0, view.contract or 0]
+    values += [a.value for a in actions if isinstance(a, (Bid, Contract))]
+    dark = view.dark or view.golden or DARK in actions
+    return max(values) * (2 if dark else 1)
 
 
 def analyse(

@@ -14,7 +14,10 @@ from accounts.types import User
 from analysis import errors as err
 from games import selectors as table_selectors
 from games import state as table_state
-from games.bots import make_bot
+from games.bots.appraisal import appraise
+from games.bots.strong import StrongBot
+from games.engine.actions import Action
+from games.engine.views import View
 from games.models import MatchResult, Seat, Table
 
 from .models import HintUse
@@ -44,13 +47,33 @@ def hint_give(*, table_id: int, user: User) -> dict[str, Any]:
         view = match.view(seat)
         version = state.version
     # Decided outside the table's lock: bot turns do not wait for the search.
-    action = make_bot("strong", seed=table.pk).decide(view)
+    bot = StrongBot(table.pk)  # the strong bot, at the live tables' budget
+    action, reason = _choice_with_reason(bot, view)
     data = action.to_dict()
     HintUse.objects.create(table=table, user=user, seat=seat, version=version, action=data)
     return {
         "action": data,
+        "reason": reason,
         "version": version,
         "hints": HintUse.objects.filter(table=table, seat=seat).count(),
+    }
+
+
+def _choice_with_reason(bot: StrongBot, view: View) -> tuple[Action, dict[str, Any] | None]:
+    """The strong bot's choice and why: the mean value it expects from it over the rest of
+    the deal (points of its standing in the match against the others') and how much more
+    that is than the next best candidate it weighed. ``None`` where there is nothing to
+    weigh (the two face-down talons)."""
+    choice = bot.decide(view)
+    appraisal = appraise(bot, view, choice) if len(view.legal) > 1 else None
+    if appraisal is None:
+        return choice, None
+    best, value = appraisal.values[0]
+    runner = appraisal.values[1] if len(appraisal.values) > 1 else None
+    return best, {
+        "value": round(value, 1),
+        "other": runner[0].to_dict() if runner else None,
+        "gain": round(value - runner[1], 1) if runner else None,
     }
 
 

@@ -26,7 +26,9 @@ def panel_strings() -> dict[str, str]:
         "label_mistake": pgettext("analysis label", "mistake"),
         "label_blunder": pgettext("analysis label", "blunder"),
         "mark_good": _("{name}: {label}. The master search agrees."),
-        "mark_loss": _("{name}: {label}. Master would {best} here: +{gain} expected."),
+        "mark_loss": _(
+            "{name}: {label}. Master would {best} here: {gain} points more expected over the rest of the deal."
+        ),
         "no_mark": _("No decision of an analysed player at this step."),
         "hindsight": _(
             "Hindsight: with every card known and best play on both sides, {name} takes {could} in this deal (took {took}, contract {contract})."
@@ -60,4 +62,11 @@ def hint_strings() -> dict[str, str]:
         "hint_ask": _("What would strong do?"),
         "hint_answer": _("Strong would {action}."),
         "hint_used": _("Hints used: {n}. The match record notes them."),
+        "hint_reason": _(
+            "Why: strong expects {value} points from it over the rest of the deal (the change in its standing in the match against the others)."
+        ),
+        "hint_reason_other": _(
+            "Why: over the rest of the deal strong expects {gain} points more from it than to {other}, the next best it weighed."
+        ),
+        "hint_no_reason": _("Both talons lie face down: nothing tells them apart."),
     }

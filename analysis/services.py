@@ -50,10 +50,13 @@ def analysis_request(*, table_id: int, user: User, limits: bool = True) -> Analy
     """Ask for the analysis of a finished match (every person's seat). An analysis done,
     queued or running is returned as it is; one failed or cancelled is asked again.
     ``limits=False`` (an organiser asking for a round) skips the person's limits."""
-    table = _finished_table(table_id)
-    people = _people(table)
+    from games.selectors import table_get
+
+    # Who may ask comes first: a non-player learns nothing of a match still playing.
+    people = _people(table_get(table_id=table_id))
     if limits and user.pk not in people.values():
         raise err.NotAPlayer
+    table = _finished_table(table_id)
     if not people:
         raise err.NoPerson
     # One request of a person at a time: his row serialises them (one running, the day).

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from analysis.hints import hints_allowed
 from analysis.pages import hint_strings, panel_strings
@@ -42,9 +43,25 @@ def hint_panel(context: dict[str, Any], table: Any) -> dict[str, Any]:
     shown = table.status == "playing" and seat is not None and hints_allowed(table)
     return {
         "shown": shown,
-        "hint_config": {"url": reverse("api-table-hint", args=[table.pk])},
+        "hint_config": {
+            "url": reverse("api-table-hint", args=[table.pk]),
+            "names": seat_names(table) if shown else {},
+        },
         "hint_strings": panel_strings() | hint_strings(),
     }
+
+
+def seat_names(table: Any) -> dict[int, str]:
+    """The seats' names as the table's buttons say them ("Bot 2" for a bot: static/js/render.js)."""
+    from games.models import Seat
+
+    names = {}
+    for seat in Seat.objects.filter(table=table).select_related("user").order_by("number"):
+        if seat.user is None:
+            names[seat.number] = _("Bot {n}").format(n=seat.number + 1)
+        else:
+            names[seat.number] = seat.name()
+    return names
 
 
 @register.inclusion_tag("analysis/_trend.html")

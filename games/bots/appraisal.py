@@ -20,6 +20,7 @@ one legal action have nothing to judge (``None``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from games.engine.actions import DARK, LOOK, PASS, REDEAL, WRITE_OFF, Action, Bid, Contract, Give
@@ -27,6 +28,10 @@ from games.engine.views import View
 
 from .knowledge import Knowledge, knowledge_of
 from .strong import StrongBot, _scored_at, _Search
+
+# A contract whose mean value is within this many standard errors of the best contract's
+# (the paired difference over the same worlds) is judged as good as the best.
+NOISE = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +60,16 @@ class Appraisal:
         return max(0.0, self.best_value - self.value_of(action))
 
 
-def appraise(bot: StrongBot, view: View, taken: Action) -> Appraisal | None:
+def appraise(
+    bot: StrongBot, view: View, taken: Action, *, noise: float = NOISE
+) -> Appraisal | None:
     """The search's values of ``view``'s decision, with ``taken`` among the candidates;
     ``None`` where there is nothing to choose (one legal action, the face-down talons)."""
     if view.seat is None or taken not in view.legal:
         raise ValueError("the action taken is not one of this view's legal actions")
     if len(view.legal) == 1 or view.phase == "talon":
         return None
-    values = _Appraiser(bot, view, taken).values()
+    values = _Appraiser(bot, view, taken, noise).values()
     if values is None:
         return None
     ordered = sorted(values.items(), key=lambda item: (-item[1], item[0] != taken))
@@ -70,9 +77,10 @@ def appraise(bot: StrongBot, view: View, taken: Action) -> Appraisal | None:
 
 
 class _Appraiser(_Search):
-    def __init__(self, bot: StrongBot, view: View, taken: Action) -> None:
+    def __init__(self, bot: StrongBot, view: View, taken: Action, noise: float) -> None:
         super().__init__(bot, view)
         self.taken = taken
+        self.noise = noise
 
     def values(self) -> dict[Action, float] | None:
         phase = self.view.phase
@@ -126,10 +134,7 @@ class _Appraiser(_Search):
 
     def _contract_values(self, know: Knowledge) -> dict[Action, float]:
         values = [a.value for a in self.legal if isinstance(a, Contract)]
-        worlds = []
-        for _ in self.clock.samples():
-            hands, _piles = self._world(know)
-            worlds.append(self._play_contract(hands))
+        worlds = self.contract_worlds(know)
         best_ev, choice = self._best_contract(worlds, values)
         out: dict[Action, float] = {}
         if choice is None:
@@ -139,12 +144,28 @@ class _Appraiser(_Search):
         taken = self.taken
         if taken not in out and worlds:
             named = taken.value if isinstance(taken, Contract) else None
-            out[taken] = sum(self.value.of(_scored_at(d, named)) for d in worlds) / len(worlds)
+            diffs = [
+                self.value.of(_scored_at(d, choice)) - self.value.of(_scored_at(d, named))
+                for d in worlds
+            ]
+            loss = sum(diffs) / len(diffs)
+            # Within the sampling noise of the best (two standard errors of the paired
+            # difference over the worlds), a contract is as good as the best: the worlds
+            # cannot tell them apart.
+            out[taken] = best_ev if loss <= self.noise * _standard_error(diffs) else best_ev - loss
         return out
 
     def _play_values(self, know: Knowledge) -> dict[Action, float]:
         totals, n = self.play_totals(know)
         return {a: t / max(n, 1) for a, t in zip(self.legal, totals)}
+
+
+def _standard_error(xs: list[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mean = sum(xs) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
 
 
 __all__ = ["Appraisal", "appraise"]

@@ -87,6 +87,10 @@ CONTRACT_STEPS = 8
 # Bidding: going on is valued with the contract named after the talon, this far below
 # what a sampled world's play-out takes (the declarer will not see the other hands).
 CONTRACT_MARGIN = 0
+# Master names its contract on worlds played exactly from this many tricks left (five of
+# eight with three players: the first three tricks by the policy), measured by
+# bench/contract.py against best play from six tricks left.
+CONTRACT_TRICKS = 5
 # Gives: every plan is played on the first PRUNE_AFTER samples, then the best KEEP_PLANS.
 PRUNE_AFTER = 6
 KEEP_PLANS = 4
@@ -111,6 +115,10 @@ class StrongBot:
         self.leaf_tricks = leaf_tricks  # play-outs switch to the exact solver here
         self.exact_tricks = exact_tricks  # a real decision is solved exactly from here
         self._fallback = BasicBot(seed)
+
+    # The contract is named on worlds played with best play from this many tricks left
+    # (None: the leaf depth, as every other play-out).
+    contract_tricks: int | None = None
 
     # A live table must never stall on a bot: if the search fails (a bug), fall back to the
     # basic decision. The tests set this to True so that such a bug fails loudly.
@@ -139,6 +147,8 @@ class MasterBot(StrongBot):
 
     def __init__(self, seed: int = 0, budget: Budget = MASTER_BUDGET) -> None:
         super().__init__(seed, budget, leaf_tricks=3, exact_tricks=4)
+
+    contract_tricks: int | None = CONTRACT_TRICKS
 
 
 class _Search:
@@ -409,17 +419,15 @@ class _Search:
 
     def _contract(self, know: Knowledge) -> Action:
         values = [a.value for a in self.legal if isinstance(a, Contract)]
-        worlds = []
-        for _ in self.clock.samples():
-            hands, _piles = self._world(know)
-            worlds.append(self._play_contract(hands))
+        worlds = self.contract_worlds(know)
         _, choice = self._best_contract(worlds, values)
         if choice is None:
             return WRITE_OFF if WRITE_OFF in self.legal else Contract(min(values))
         return Contract(choice)
 
-    def _play_contract(self, hands: list[int]) -> Deal:
-        """A world played out from the first lead at the winning bid (after the gives)."""
+    def _play_contract(self, hands: list[int], exact_from: int | None = None) -> Deal:
+        """A world played out from the first lead at the winning bid (after the gives),
+        with best play from ``exact_from`` tricks left (default: the bot's leaf depth)."""
         view = self.view
         dealer = view.dealer if view.dealer is not None else 0
         bid = 120 if view.dark else (view.bid or 100)
@@ -427,7 +435,17 @@ class _Search:
             view.options, dealer=dealer, hands=hands, declarer=self.me, contract=bid, dark=view.dark,
             golden=view.golden, sitter=view.barrel,
         )  # fmt: skip
-        return self.finish(deal)
+        return self.finish(deal, exact_from)
+
+    def contract_worlds(self, know: Knowledge) -> list[Deal]:
+        """The worlds the contract is named on: each played out at the bid, with best play
+        from the bot's :attr:`~StrongBot.contract_tricks` tricks left (the policy alone
+        underrates the declarer's own play, so contracts came out too low)."""
+        worlds = []
+        for _ in self.clock.samples():
+            hands, _piles = self._world(know)
+            worlds.append(self._play_contract(hands, self.bot.contract_tricks))
+        return worlds
 
     def _best_contract(
         self, worlds: list[Deal], values: Sequence[int], *, write_off: bool = True

@@ -77,6 +77,12 @@ def test_a_spectator_may_not_ask() -> None:
     assert not Analysis.objects.exists()
 
 
+def test_a_non_player_asking_for_a_match_still_playing_is_told_he_is_not_a_player() -> None:
+    table = finished_table(status="playing")
+    answer = client_for(UserFactory()).post(url(table))
+    assert answer.json()["error"]["code"] == "not_a_player"
+
+
 def test_an_analysis_is_stored_once_and_asked_again_returns_it() -> None:
     table = finished_table()
     user = person(table)

@@ -17,11 +17,12 @@ from analysis.core import (
     judge,
     label_for,
 )
-from games.bots import Budget
+from games.bots import Budget, make_bot
 from games.bots.endgame import solve
+from games.bots.objective import loss_cap
 from games.bots.policy import estimate_points
 from games.bots.strong import MasterBot
-from games.engine import Match
+from games.engine import Match, Options
 from games.engine.actions import Bid, action_from_dict
 from games.engine.cards import card_index
 from games.engine.deal import Phase
@@ -210,3 +211,24 @@ def test_hindsight_is_the_exact_best_take_of_every_played_deal() -> None:
             expected.append((i, result.declarer, result.contract, solve(first_lead)))
     assert [(h.deal, h.declarer, h.contract, h.could) for h in lines] == expected
     assert lines  # at least one deal was played
+
+
+def test_the_face_down_talon_choice_of_two_players_is_not_judged() -> None:
+    record = bot_record(seed=5, deals=3, players=2)
+    assert any(d["actions"] and "choose_talon" in str(d["actions"]) for d in record["deals"])
+    phases = {j.phase for j in analyse(record, [0, 1], samples=2, seed=1).decisions}
+    assert "talon" not in phases
+
+
+def test_a_match_of_three_deals_is_judged_in_points_one_deal_can_swing() -> None:
+    options = Options(players=3, deals=3)
+    match = Match.new(options, seed=0)
+    bots = [make_bot("basic", seed=s) for s in range(3)]
+    while not match.over:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(bots[seat].decide(match.view(seat)), seat=seat)
+    stake = max(r.contract or 120 for r in match.results)
+    judged = analyse(match.to_record(), [0, 1, 2], samples=4, seed=1).decisions
+    swing = max(max(abs(j.value_taken), abs(j.value_best), j.loss) for j in judged)
+    assert swing <= loss_cap(options, stake)

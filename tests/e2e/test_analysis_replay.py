@@ -182,3 +182,17 @@ def test_a_run_whose_worker_went_quiet_says_so(pages, e2e_server):
     page.wait_for_selector("#analysis[data-stalled='true']")
     assert "the worker seems to have stopped" in page.text_content("#analysis-status")
     assert page.is_visible("#analysis-cancel")  # he may cancel and ask again
+
+
+@pytest.mark.parametrize(("width", "height", "keys"), [(1280, 800, True), (390, 844, False)])
+def test_the_p_and_n_keys_are_shown_only_beside_a_keyboard(pages, e2e_server, width, height, keys):
+    page, _ = open_replay(pages, e2e_server, width=width, height=height)
+    ask(page)
+    assert page.locator("#analysis-next kbd").is_visible() is keys
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_the_panel_says_what_its_points_are(pages, e2e_server, width, height):
+    page, _ = open_replay(pages, e2e_server, width=width, height=height)
+    ask(page)
+    assert "over the rest of the deal" in page.locator("#analysis-units").inner_text()
