@@ -290,7 +290,11 @@ def _round_of(dup: DuplicateRound, lines: dict[int, list[SeatLine] | None] | Non
 def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
     """Rate a duplicate round by board comparison (``elo.rate_boards``); the pool lock is
     held. Every person of the round moves once, by his own table's result; a bot seat is
-    compared at its level's rating (when the event compares bots) and never moves."""
+    compared at its level's rating (when the event compares bots) and never moves. A
+    board the clock or a bot played for an absent person (a group member's fourth item)
+    is left out of his rating: it stands in its group at his rating, as a bot seat
+    stands, so the others' comparison with it is unchanged, and it moves nobody's rating
+    on his behalf (docs/ratings.md)."""
     players = dup.players
     people = rnd.people
     ratings = _pool_ratings(players, [e.competitor for e in people])
@@ -306,12 +310,13 @@ def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
     groups: list[list[tuple[int, float]]] = []
     for group in dup.groups:
         members = []
-        for result_id, seat, points in group:
+        for result_id, seat, points, *rest in group:
             found = rnd.seats.get((int(result_id), int(seat)))
             if found is None:
                 continue  # annulled, or not rated
             competitor = found[1].competitor
-            key = (int(result_id), int(seat)) if competitor.is_bot else (competitor.pk,)
+            stand_in = competitor.is_bot or bool(rest and rest[0])
+            key = (int(result_id), int(seat)) if stand_in else (competitor.pk,)
             if key not in index:
                 r = (bots if competitor.is_bot else ratings).get(competitor.pk)
                 index[key] = len(standing)
@@ -417,13 +422,15 @@ def duplicate_round_record(
     key: str,
     players: int,
     result_ids: Sequence[int],
-    groups: Sequence[Sequence[tuple[int, int, float]]],
+    groups: Sequence[Sequence[tuple[int, int, float] | tuple[int, int, float, bool]]],
 ) -> DuplicateRound | None:
     """Record a duplicate round that is over, for its rating by board comparison
     (docs/ratings.md, "Duplicate events"): ``key`` names the round (its commitment),
     ``result_ids`` are its tables' results, ``groups`` its board groups as (result id,
-    seat, points). Once: a second call with the same key returns the first record. Only
-    rated tables' results count; ``None`` when there is none."""
+    seat, points, played for): the last is true where the clock or a bot chose for the
+    absent person in that seat, a board left out of his rating. Once: a second call with
+    the same key returns the first record. Only rated tables' results count; ``None``
+    when there is none."""
     from games.models import MatchResult
 
     results = list(MatchResult.objects.filter(pk__in=result_ids, table__rated=True))
@@ -435,7 +442,10 @@ def duplicate_round_record(
             defaults={
                 "players": players,
                 "played_at": max(r.finished_at for r in results),
-                "groups": [[[int(r), int(s), p] for r, s, p in g] for g in groups],
+                "groups": [
+                    [[int(m[0]), int(m[1]), m[2], len(m) > 3 and bool(m[3])] for m in g]
+                    for g in groups
+                ],
             },
         )
         if created:

@@ -78,6 +78,8 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
             names[s.user_id] = s.user.get_display_name() if s.user else bot
         first_dealer = record["first_dealer"]
         n = len(seats)
+        # By seat, the dealings the clock or a bot played for the person (games' record).
+        played_for = [set(d) for d in record.get("meta", {}).get("played_for", [])]
         replayed: dict[str, Any] = replay(record)
         board = 0
         for index, entry in enumerate(replayed.get("deals", [])):
@@ -97,6 +99,11 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
                         contract=entry["contract"],
                         outcome=entry["outcome"],
                         seat=seat,
+                        played_for=(
+                            seats[seat].user_id is not None
+                            and seat < len(played_for)
+                            and index in played_for[seat]
+                        ),
                     )
                 )
             board += 1
