@@ -262,7 +262,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     invite = request.GET.get("invite")
     user = request.user
     if not selectors.may_watch(table=table, user=user, invite_code=invite):
-        raise Http404
+        return _closed_or_404(request, table)
     seat = selectors.seat_of(table_id=table.pk, user=user)
     seats = list(table.seats.select_related("user"))
     by_number = {s.number: s for s in seats}
@@ -355,12 +355,29 @@ def amended_text(amendment: placing.Amendment) -> str:
 # -- replays -----------------------------------------------------------------------------
 
 
+class _BoardsSecret(Exception):
+    """A duplicate round's table or replay asked for before the round is over."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+
+def _closed_or_404(request: HttpRequest, table: Table) -> HttpResponse:
+    """A duplicate round's table closed to this visitor until the round is over says so
+    and when it opens (403), rather than "page not found"; anything else is a 404."""
+    if selectors.boards_secret(table):
+        return render(request, "games/boards_secret.html", {"table": table}, status=403)
+    raise Http404
+
+
 def _finished_record(request: HttpRequest, table_id: int) -> tuple[Table, dict[str, Any]]:
     table = _table_or_404(table_id)
     if not selectors.may_watch(
         table=table, user=request.user, invite_code=request.GET.get("invite")
     ):
-        raise Http404
+        raise _BoardsSecret(table) if selectors.boards_secret(table) else Http404
+    if selectors.boards_secret(table):
+        raise _BoardsSecret(table)
     try:
         record = selectors.match_record_export(table_id=table.pk)
     except errors.TableError:
@@ -371,7 +388,10 @@ def _finished_record(request: HttpRequest, table_id: int) -> tuple[Table, dict[s
 def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     """A finished match step by step, every hand shown, with the score sheet and each
     deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
-    table, record = _finished_record(request, table_id)
+    try:
+        table, record = _finished_record(request, table_id)
+    except _BoardsSecret as closed:
+        return _closed_or_404(request, closed.table)
     invite = request.GET.get("invite")
     query = f"?{urlencode({'invite': invite})}" if invite else ""
     players = record.get("options", {}).get("players", table.players)
@@ -422,7 +442,10 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def replay_deal_frames(request: HttpRequest, table_id: int, number: int) -> JsonResponse:
     """One deal of a finished match, frame by frame (JSON for the replay page)."""
-    _table, record = _finished_record(request, table_id)
+    try:
+        _table, record = _finished_record(request, table_id)
+    except _BoardsSecret:
+        raise Http404 from None
     try:
         data = replay_deal(record, number)
     except IndexError:
