@@ -28,6 +28,7 @@ from accounts.limits import client_address
 from accounts.types import Visitor, signed_in
 from games import errors, placing, selectors, services
 from games.models import MatchResult, Table
+from games.pages.duplicate import duplicate_words, in_boards
 from games.pages.forms import BotForm, CreateTableForm, PracticeForm, presets_json
 from games.pages.options import (
     BOT_LEVEL_HELP,
@@ -270,6 +271,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     ws_path = f"/ws/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else "")
     summary = selectors.table_summary(table, seats)
     summary["rules"] = all_lines(table.options)
+    strings = table_strings()
+    preset = preset_title(table.preset, table.options)
+    changes = differences(table.preset, table.options)
+    if table.dealing_source:  # a duplicate round's table, in the event's words
+        strings, preset, summary["rules"] = duplicate_words(
+            table.options, strings=strings, preset=preset, lines=summary["rules"]
+        )
+        changes = [in_boards(c, table.options.get("deals")) for c in changes]
     config = {
         "table_id": table.pk,
         "ws_path": ws_path,
@@ -306,16 +315,16 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             ],
             "free": table.players - len(seats),
             "creator": user.is_authenticated and table.created_by_id == user.pk,
-            "preset": preset_title(table.preset, table.options),
+            "preset": preset,
             "rules": summary["rules"],
-            "differences": differences(table.preset, table.options),
+            "differences": changes,
             "invite": invite,
             "invite_url": invite_url,
             "ending": _ending(table),
             # A resigned player (or one an organiser put out) has nothing left to resign.
             "resigned": seat is not None and seat in by_number and by_number[seat].resigned,
             "config": config,
-            "strings": table_strings(),
+            "strings": strings,
             "bot_form": BotForm(),
         },
     )

@@ -218,3 +218,8 @@ class DuplicateRound(models.Model):
 
     def __str__(self) -> str:
         return f"duplicate round {self.key[:12]} ({self.players}p)"
+
+
+# A rated match won: first place at a table rated by its places. A duplicate round's table
+# is rated by comparing boards (docs/ratings.md), so its first place is no win.
+WON = Q(place=1) & Q(result__duplicate_rounds__isnull=True)

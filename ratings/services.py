@@ -29,6 +29,7 @@ from ratings import elo
 from ratings.lines import SeatLine, seat_lines
 from ratings.models import (
     PLAYER_COUNTS,
+    WON,
     Competitor,
     DuplicateRound,
     Rating,
@@ -190,9 +191,13 @@ def _write_changes(
     ratings: dict[int, Rating],
     players: int,
     played_at: datetime,
+    *,
+    wins: bool = True,
 ) -> int:
     """Insert one change per (result, entry, delta) and move the ratings. Raises
-    IntegrityError when a result was processed already (the unique constraint)."""
+    IntegrityError when a result was processed already (the unique constraint). A
+    duplicate round (``wins=False``) counts no table's first place as a win: it is rated
+    by comparing boards, not by places (``WON``)."""
     rows = []
     for result, e, delta in moves:
         r = ratings[e.competitor.pk]
@@ -213,7 +218,7 @@ def _write_changes(
         )
         r.rating = before + delta
         r.games += 1
-        r.wins += e.place == 1
+        r.wins += wins and e.place == 1
         r.provisional = CONFIG.is_provisional(r.games)
         r.is_bot = e.competitor.is_bot
         r.last_played = max(r.last_played or played_at, played_at)
@@ -330,7 +335,7 @@ def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
         change = changes[i] if i is not None and not e.competitor.is_bot else None
         if change is not None:
             moves.append((result, e, change.delta))
-    return _write_changes(moves, ratings, players, dup.played_at)
+    return _write_changes(moves, ratings, players, dup.played_at, wins=False)
 
 
 def _rate_round(dup: DuplicateRound) -> Applied:
@@ -568,7 +573,7 @@ def _rebuild_ratings(pools: Sequence[int]) -> None:
         (row["competitor_id"], row["players"]): row
         for row in RatingChange.objects.filter(players__in=pools)
         .values("competitor_id", "players")
-        .annotate(games=Count("id"), wins=Count("id", filter=Q(place=1)), last=Max("played_at"))
+        .annotate(games=Count("id"), wins=Count("id", filter=WON), last=Max("played_at"))
     }
     ratings = list(Rating.objects.filter(players__in=pools))
     for r in ratings:

@@ -63,5 +63,5 @@ def test_the_rounds_api_gives_a_duplicate_event_no_placement_points(client) -> N
     play_round(t)
     settle(t, 1)
     rounds = client.get(f"/api/v1/tournaments/{t.pk}/rounds/").json()
-    played = [r for r in rounds if r["number"] == 1][0]
+    played = next(r for r in rounds if r["number"] == 1)
     assert {s["points"] for table in played["tables"] for s in table["seats"]} == {None}

@@ -45,6 +45,7 @@ class MyBoard:
 class BoardView:
     number: int  # 1-based, as the page shows it
     rows: list[BoardRow]
+    dealer: int = 0  # the position that dealt this board (the deal moves left each board)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,11 @@ def round_boards(t: Tournament, number: int, user: Any = None) -> RoundBoards | 
         )
         by_board[r.board].append(row)
     boards = [
-        BoardView(b + 1, sorted(rows, key=lambda row: (row.position, row.table)))
+        BoardView(
+            b + 1,
+            sorted(rows, key=lambda row: (row.position, row.table)),
+            dealer=b % max(t.players_per_table, 1),
+        )
         for b, rows in sorted(by_board.items())
     ]
     mine = [MyBoard(b.number, row) for b in boards for row in b.rows if row.mine]
