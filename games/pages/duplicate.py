@@ -31,6 +31,9 @@ def duplicate_strings(strings: dict[str, str]) -> dict[str, str]:
             "{name} scored most at this table. The event ranks nobody by it: each board "
             "is compared with everyone who held the same cards."
         ),
+        "note_match_won": _(
+            "{name} ends the table's boards with {score}; the event compares each board."
+        ),
     }
 
 
