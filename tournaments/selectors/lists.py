@@ -80,8 +80,8 @@ def duplicate_rules_in_words(t: Tournament) -> list[str]:
             "scored); players level on both share the place."
         ),
         _(
-            "A board the clock or a bot played for you (you were away) counts 0% for you, "
-            "whatever it made."
+            "A board the clock or a bot played for you (you were away) scores you no "
+            "matchpoints, whatever it made."
         ),
         _("Who meets whom — %(m)s; your seat moves so that you hold each position in turn.")
         % {"m": t.get_movement_display()},
