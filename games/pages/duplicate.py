@@ -23,7 +23,7 @@ def in_boards(text: str, deals: int | None) -> str:
     return text.replace(deals_label(deals), boards_label(deals))
 
 
-def duplicate_strings(strings: dict[str, str]) -> dict[str, str]:
+def duplicate_strings(strings: dict[str, object]) -> dict[str, object]:
     """The table's client strings for a duplicate round's table."""
     return {
         **strings,
@@ -38,8 +38,8 @@ def duplicate_strings(strings: dict[str, str]) -> dict[str, str]:
 
 
 def duplicate_words(
-    options: dict[str, Any], *, strings: dict[str, str], preset: str, lines: list[str]
-) -> tuple[dict[str, str], str, list[str]]:
+    options: dict[str, Any], *, strings: dict[str, object], preset: str, lines: list[str]
+) -> tuple[dict[str, object], str, list[str]]:
     """The strings, the rules' title and lines of a duplicate round's table."""
     deals = options.get("deals")
     return (

@@ -125,7 +125,7 @@ def test_the_boards_page_gives_every_position_as_a_number() -> None:
 
 
 def test_the_player_page_says_a_duplicate_round_was_rated_by_comparing_boards(client) -> None:
-    t, users = played_round(rated=True)
+    _t, users = played_round(rated=True)
     page = client.get(reverse("ratings:player", args=[users[0].username])).content.decode()
     assert "duplicate: rated by comparing boards" in page
 
