@@ -130,7 +130,11 @@ def test_a_table_closed_until_the_round_is_over_says_when_it_opens(
     me = evening["round2"][0]["players"][0]
     page = player_page(pages, screen, me)
     page.goto(f"/tables/{evening['round2'][1]['table_id']}/")
-    assert page.get_by_role("heading", name="This table opens when its round is over").is_visible()
+    heading = page.get_by_role("heading", name="This table opens when its round is over")
+    shown = heading.is_visible()
+    # The page answers 403 (closed to this visitor for now), which the console reports.
+    pages.errors = [e for e in pages.errors if "status of 403" not in e]
+    assert shown
 
 
 @SCREENS
