@@ -16,7 +16,7 @@ from games import errors, placing
 from games import state as table_state
 from games.engine import Match
 
-from .models import Dealing, MatchResult, Seat, Table
+from .models import Dealing, MatchResult, Seat, Table, TableAction
 
 
 def table_list_open() -> QuerySet[Table]:
@@ -289,6 +289,26 @@ def match_record(*, table: Table, match: Match, seats: list[Seat]) -> dict[str, 
         "seats": [seat_summary(s) for s in seats],
     }
     return record
+
+
+def seats_played_for(*, table: Table, seats: list[Seat]) -> list[list[int]]:
+    """By seat, the dealings (the record's deal indexes, redeals included) in which the
+    clock or a bot chose at least one action for the person in that seat: he was away
+    (his clock ran out) or had resigned. A bot's own seat has none. The record keeps it as
+    ``meta.played_for`` (docs/spec.md §8; a duplicate event scores such boards as the
+    person's worst and leaves them out of his rating, docs/duplicate.md)."""
+    people = [s.number for s in seats if s.user_id is not None]
+    found: list[set[int]] = [set() for _ in seats]
+    rows = (
+        TableAction.objects.filter(table_id=table.pk, seat__in=people)
+        .exclude(source=TableAction.Source.HUMAN)
+        .values_list("seat", "dealing")
+        .distinct()
+    )
+    for seat, dealing in rows:
+        if 0 <= seat < len(found):
+            found[seat].add(dealing)
+    return [sorted(d) for d in found]
 
 
 def match_record_export(*, table_id: int) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from accounts.types import Visitor, signed_in
 from games import errors, placing, selectors, services
 from games.models import MatchResult, Table
 from games.pages.cards import card_sprite_url
+from games.pages.duplicate import duplicate_words, in_boards
 from games.pages.forms import BotForm, CreateTableForm, PracticeForm, presets_json
 from games.pages.options import (
     BOT_LEVEL_HELP,
@@ -263,7 +264,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     invite = request.GET.get("invite")
     user = request.user
     if not selectors.may_watch(table=table, user=user, invite_code=invite):
-        raise Http404
+        return _closed_or_404(request, table)
     seat = selectors.seat_of(table_id=table.pk, user=user)
     seats = list(table.seats.select_related("user"))
     by_number = {s.number: s for s in seats}
@@ -271,6 +272,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     ws_path = f"/ws/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else "")
     summary = selectors.table_summary(table, seats)
     summary["rules"] = all_lines(table.options)
+    strings = table_strings()
+    preset = preset_title(table.preset, table.options)
+    changes = differences(table.preset, table.options)
+    if table.dealing_source:  # a duplicate round's table, in the event's words
+        strings, preset, summary["rules"] = duplicate_words(
+            table.options, strings=strings, preset=preset, lines=summary["rules"]
+        )
+        changes = [in_boards(c, table.options.get("deals")) for c in changes]
     config = {
         "table_id": table.pk,
         "ws_path": ws_path,
@@ -307,16 +316,16 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             ],
             "free": table.players - len(seats),
             "creator": user.is_authenticated and table.created_by_id == user.pk,
-            "preset": preset_title(table.preset, table.options),
+            "preset": preset,
             "rules": summary["rules"],
-            "differences": differences(table.preset, table.options),
+            "differences": changes,
             "invite": invite,
             "invite_url": invite_url,
             "ending": _ending(table),
             # A resigned player (or one an organiser put out) has nothing left to resign.
             "resigned": seat is not None and seat in by_number and by_number[seat].resigned,
             "config": config,
-            "strings": table_strings(),
+            "strings": strings,
             "bot_form": BotForm(),
         },
     )
@@ -356,12 +365,29 @@ def amended_text(amendment: placing.Amendment) -> str:
 # -- replays -----------------------------------------------------------------------------
 
 
+class _BoardsSecret(Exception):
+    """A duplicate round's table or replay asked for before the round is over."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+
+def _closed_or_404(request: HttpRequest, table: Table) -> HttpResponse:
+    """A duplicate round's table closed to this visitor until the round is over says so
+    and when it opens (403), rather than "page not found"; anything else is a 404."""
+    if selectors.boards_secret(table):
+        return render(request, "games/boards_secret.html", {"table": table}, status=403)
+    raise Http404
+
+
 def _finished_record(request: HttpRequest, table_id: int) -> tuple[Table, dict[str, Any]]:
     table = _table_or_404(table_id)
     if not selectors.may_watch(
         table=table, user=request.user, invite_code=request.GET.get("invite")
     ):
-        raise Http404
+        raise _BoardsSecret(table) if selectors.boards_secret(table) else Http404
+    if selectors.boards_secret(table):
+        raise _BoardsSecret(table)
     try:
         record = selectors.match_record_export(table_id=table.pk)
     except errors.TableError:
@@ -372,7 +398,10 @@ def _finished_record(request: HttpRequest, table_id: int) -> tuple[Table, dict[s
 def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     """A finished match step by step, every hand shown, with the score sheet and each
     deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
-    table, record = _finished_record(request, table_id)
+    try:
+        table, record = _finished_record(request, table_id)
+    except _BoardsSecret as closed:
+        return _closed_or_404(request, closed.table)
     invite = request.GET.get("invite")
     query = f"?{urlencode({'invite': invite})}" if invite else ""
     players = record.get("options", {}).get("players", table.players)
@@ -423,7 +452,10 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def replay_deal_frames(request: HttpRequest, table_id: int, number: int) -> JsonResponse:
     """One deal of a finished match, frame by frame (JSON for the replay page)."""
-    _table, record = _finished_record(request, table_id)
+    try:
+        _table, record = _finished_record(request, table_id)
+    except _BoardsSecret:
+        raise Http404 from None
     try:
         data = replay_deal(record, number)
     except IndexError:

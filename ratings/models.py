@@ -199,7 +199,9 @@ class DuplicateRound(models.Model):
     round was over (docs/ratings.md, "Duplicate events"). The round's tables are rated
     together, at ``played_at`` (its last table's finish), from these groups: each is the
     results of those who held the same dealing at the same position, as
-    ``[result id, seat, points]``. The results of the round's tables are in ``results``."""
+    ``[result id, seat, points, played for]`` (the last: the clock or a bot chose for the
+    absent person in that seat; a round recorded before it has three items). The results
+    of the round's tables are in ``results``."""
 
     key = models.CharField(_("round"), max_length=64, unique=True)
     players = models.PositiveSmallIntegerField(_("players at the table"))
@@ -216,3 +218,8 @@ class DuplicateRound(models.Model):
 
     def __str__(self) -> str:
         return f"duplicate round {self.key[:12]} ({self.players}p)"
+
+
+# A rated match won: first place at a table rated by its places. A duplicate round's table
+# is rated by comparing boards (docs/ratings.md), so its first place is no win.
+WON = Q(place=1) & Q(result__duplicate_rounds__isnull=True)

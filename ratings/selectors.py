@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.types import User, Visitor, person
-from ratings.models import Competitor, Rating, RatingChange
+from ratings.models import WON, Competitor, DuplicateRound, Rating, RatingChange
 
 ACTIVE_DAYS = 30
 PERIODS = ("all", "active")
@@ -191,7 +191,13 @@ def player_recent_matches(*, user: User, limit: int = 10) -> list[RatingChange]:
         return []
     return list(
         RatingChange.objects.filter(competitor=competitor)
-        .annotate(table_id=F("result__table_id"))
+        .annotate(
+            table_id=F("result__table_id"),
+            # A duplicate round's change: rated by comparing boards, not by the place.
+            boards_compared=Exists(
+                DuplicateRound.results.through.objects.filter(matchresult_id=OuterRef("result_id"))
+            ),
+        )
         .order_by("-played_at", "-result_id")[:limit]
     )
 
@@ -207,6 +213,7 @@ class Stats:
     bolts: int = 0
     barrels: int = 0
     barrels_won: int = 0
+    duplicate_rounds: int = 0  # of the matches: rated by comparing boards, never a win
 
     @property
     def points_per_deal(self) -> float | None:
@@ -227,7 +234,7 @@ def player_stats(*, user: User, players: int | None = None) -> Stats:
         qs = qs.filter(players=players)
     agg = qs.aggregate(
         matches=Count("id"),
-        wins=Count("id", filter=Q(place=1)),
+        wins=Count("id", filter=WON),
         contracts_made=Sum("contracts_made", default=0),
         contracts_failed=Sum("contracts_failed", default=0),
         deals=Sum("deals", default=0),
@@ -235,6 +242,7 @@ def player_stats(*, user: User, players: int | None = None) -> Stats:
         bolts=Sum("bolts", default=0),
         barrels=Sum("barrels", default=0),
         barrels_won=Count("id", filter=Q(barrel_won=True)),
+        duplicate_rounds=Count("id", filter=Q(result__duplicate_rounds__isnull=False)),
     )
     return Stats(**{k: int(v or 0) for k, v in agg.items()})
 

@@ -29,6 +29,7 @@ from ratings import elo
 from ratings.lines import SeatLine, seat_lines
 from ratings.models import (
     PLAYER_COUNTS,
+    WON,
     Competitor,
     DuplicateRound,
     Rating,
@@ -190,9 +191,13 @@ def _write_changes(
     ratings: dict[int, Rating],
     players: int,
     played_at: datetime,
+    *,
+    wins: bool = True,
 ) -> int:
     """Insert one change per (result, entry, delta) and move the ratings. Raises
-    IntegrityError when a result was processed already (the unique constraint)."""
+    IntegrityError when a result was processed already (the unique constraint). A
+    duplicate round (``wins=False``) counts no table's first place as a win: it is rated
+    by comparing boards, not by places (``WON``)."""
     rows = []
     for result, e, delta in moves:
         r = ratings[e.competitor.pk]
@@ -213,7 +218,7 @@ def _write_changes(
         )
         r.rating = before + delta
         r.games += 1
-        r.wins += e.place == 1
+        r.wins += wins and e.place == 1
         r.provisional = CONFIG.is_provisional(r.games)
         r.is_bot = e.competitor.is_bot
         r.last_played = max(r.last_played or played_at, played_at)
@@ -290,7 +295,11 @@ def _round_of(dup: DuplicateRound, lines: dict[int, list[SeatLine] | None] | Non
 def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
     """Rate a duplicate round by board comparison (``elo.rate_boards``); the pool lock is
     held. Every person of the round moves once, by his own table's result; a bot seat is
-    compared at its level's rating (when the event compares bots) and never moves."""
+    compared at its level's rating (when the event compares bots) and never moves. A
+    board the clock or a bot played for an absent person (a group member's fourth item)
+    is left out of his rating: it stands in its group at his rating, as a bot seat
+    stands, so the others' comparison with it is unchanged, and it moves nobody's rating
+    on his behalf (docs/ratings.md)."""
     players = dup.players
     people = rnd.people
     ratings = _pool_ratings(players, [e.competitor for e in people])
@@ -306,12 +315,13 @@ def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
     groups: list[list[tuple[int, float]]] = []
     for group in dup.groups:
         members = []
-        for result_id, seat, points in group:
+        for result_id, seat, points, *rest in group:
             found = rnd.seats.get((int(result_id), int(seat)))
             if found is None:
                 continue  # annulled, or not rated
             competitor = found[1].competitor
-            key = (int(result_id), int(seat)) if competitor.is_bot else (competitor.pk,)
+            stand_in = competitor.is_bot or bool(rest and rest[0])
+            key = (int(result_id), int(seat)) if stand_in else (competitor.pk,)
             if key not in index:
                 r = (bots if competitor.is_bot else ratings).get(competitor.pk)
                 index[key] = len(standing)
@@ -325,7 +335,7 @@ def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
         change = changes[i] if i is not None and not e.competitor.is_bot else None
         if change is not None:
             moves.append((result, e, change.delta))
-    return _write_changes(moves, ratings, players, dup.played_at)
+    return _write_changes(moves, ratings, players, dup.played_at, wins=False)
 
 
 def _rate_round(dup: DuplicateRound) -> Applied:
@@ -417,13 +427,15 @@ def duplicate_round_record(
     key: str,
     players: int,
     result_ids: Sequence[int],
-    groups: Sequence[Sequence[tuple[int, int, float]]],
+    groups: Sequence[Sequence[tuple[int, int, float] | tuple[int, int, float, bool]]],
 ) -> DuplicateRound | None:
     """Record a duplicate round that is over, for its rating by board comparison
     (docs/ratings.md, "Duplicate events"): ``key`` names the round (its commitment),
     ``result_ids`` are its tables' results, ``groups`` its board groups as (result id,
-    seat, points). Once: a second call with the same key returns the first record. Only
-    rated tables' results count; ``None`` when there is none."""
+    seat, points, played for): the last is true where the clock or a bot chose for the
+    absent person in that seat, a board left out of his rating. Once: a second call with
+    the same key returns the first record. Only rated tables' results count; ``None``
+    when there is none."""
     from games.models import MatchResult
 
     results = list(MatchResult.objects.filter(pk__in=result_ids, table__rated=True))
@@ -435,7 +447,10 @@ def duplicate_round_record(
             defaults={
                 "players": players,
                 "played_at": max(r.finished_at for r in results),
-                "groups": [[[int(r), int(s), p] for r, s, p in g] for g in groups],
+                "groups": [
+                    [[int(m[0]), int(m[1]), m[2], len(m) > 3 and bool(m[3])] for m in g]
+                    for g in groups
+                ],
             },
         )
         if created:
@@ -558,7 +573,7 @@ def _rebuild_ratings(pools: Sequence[int]) -> None:
         (row["competitor_id"], row["players"]): row
         for row in RatingChange.objects.filter(players__in=pools)
         .values("competitor_id", "players")
-        .annotate(games=Count("id"), wins=Count("id", filter=Q(place=1)), last=Max("played_at"))
+        .annotate(games=Count("id"), wins=Count("id", filter=WON), last=Max("played_at"))
     }
     ratings = list(Rating.objects.filter(players__in=pools))
     for r in ratings:

@@ -4,6 +4,7 @@ No Docker engine runs here, so the files are parsed and checked, not run.
 """
 
 import ast
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -230,3 +231,23 @@ def test_make_lint_names_the_strict_packages_on_one_line():
         line.endswith("mypy --strict games/engine games/bots analysis/core.py")
         for line in done.stdout.splitlines()
     ), done.stdout
+
+
+def test_scripts_stack_runs_the_projects_virtual_environment_without_it_on_path():
+    """As the README says it (``scripts/stack``, not ``make stack``), from a shell whose PATH
+    has no .venv: its first step imports psycopg and tries the database (a closed port)."""
+    root = Path(__file__).resolve().parents[1]
+    venv = str(root / ".venv" / "bin")
+    path = ":".join(p for p in os.environ["PATH"].split(":") if p.rstrip("/") != venv)
+    env = {
+        "PATH": path,
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nothing_here",
+        "REDIS_URL": "redis://127.0.0.1:1/0",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "HAPROXY": "none",
+    }
+    done = subprocess.run(
+        [str(root / "scripts" / "stack")], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert "OperationalError" in done.stderr, done.stderr

@@ -32,6 +32,17 @@ AMENDED = (
 )
 
 
+NO_PLACEMENT_POINTS = (
+    "placement points; null: not placed yet, a bot, or a duplicate event (it goes by "
+    "boards: its matchpoints are in the standings' game_score)"
+)
+CLOSED = (
+    "a duplicate round's table before the round is over: its boards are still being "
+    "played at the other tables, so url is null but for its own players, and replay_url "
+    "null for everyone, until the round is over"
+)
+
+
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     entrants = serializers.IntegerField(read_only=True)
     ends_at = serializers.DateTimeField(read_only=True, allow_null=True)
@@ -113,9 +124,7 @@ class TableResultSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
     place = serializers.IntegerField(allow_null=True)
     score = serializers.IntegerField(allow_null=True)
-    points = serializers.IntegerField(
-        allow_null=True, help_text="placement points; null: a bot, or a duplicate event"
-    )
+    points = serializers.IntegerField(allow_null=True, help_text=NO_PLACEMENT_POINTS)
     replay_url = serializers.CharField()
     amended = serializers.CharField(allow_null=True, help_text=AMENDED)
 
@@ -125,7 +134,7 @@ class RoundSeatSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     user_id = serializers.IntegerField(allow_null=True, help_text="null: a bot")
     place = serializers.IntegerField(allow_null=True)
-    points = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True, help_text=NO_PLACEMENT_POINTS)
     score = serializers.IntegerField(allow_null=True)
 
 
@@ -137,6 +146,7 @@ class RoundTableSerializer(serializers.Serializer[Any]):
     replay_url = serializers.CharField(allow_null=True)
     stopped_early = serializers.BooleanField(help_text="ranked by scores at the time limit")
     amended = serializers.CharField(allow_null=True, help_text=AMENDED)
+    closed = serializers.BooleanField(help_text=CLOSED)
     seats = RoundSeatSerializer(many=True)
 
 
@@ -259,7 +269,8 @@ class RoundsView(_Base):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         t = self.tournament(request, tournament_id)
-        return Response(TournamentRoundSerializer(selectors.rounds(tournament=t), many=True).data)
+        rounds = selectors.rounds(tournament=t, user=request.user)
+        return Response(TournamentRoundSerializer(rounds, many=True).data)
 
 
 class RoundsAheadView(_Base):

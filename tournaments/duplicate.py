@@ -17,6 +17,9 @@ Vocabulary
   beats and 1 for each it ties, out of a top of 2 (n − 1); its *percent* is matchpoints
   ÷ top × 100. A result alone in its group (its table diverged, or nobody else had that
   position) is not compared: it scores 50% and is marked alone.
+- A board the clock or a bot played for an absent person (``played_for``) scores 0
+  matchpoints and 0% for him, alone or not; the others in its group are compared with
+  it as usual.
 - Bots are compared like anyone (``bots="compare"``) or left out of the groups and the
   totals (``bots="exclude"``); either way a bot is never ranked in the standings.
 """
@@ -47,6 +50,10 @@ class BoardResult:
     contract: int | None = None
     outcome: str = ""  # made, failed, written_off: the deal's
     seat: int | None = None  # the table's seat number (the ratings' key), when known
+    # The clock or a bot chose for the person in this seat on this board (he was away or
+    # had resigned): his own result counts as his worst; the others' comparison with it
+    # stands (docs/duplicate.md, "Boards played for an absent player").
+    played_for: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +86,8 @@ def board_scores(results: Iterable[BoardResult], *, bots: str = "compare") -> li
         mp -= 1  # itself, a tie
         top = 2 * (len(group) - 1)
         percent = 100.0 * mp / top if top else 50.0
+        if r.played_for and r.entrant is not None:
+            mp, percent = 0, 0.0  # nothing above what he played himself
         average = sum(o.points for o in group) / len(group)
         out.append(BoardScore(r, mp, top, percent, len(group), average))
     return out

@@ -200,7 +200,7 @@ def ratings_duplicate_round(
     key: str,
     players: int,
     result_ids: Sequence[int],
-    groups: Sequence[Sequence[tuple[int, int, float]]],
+    groups: Sequence[Sequence[tuple[int, int, float, bool]]],
 ) -> None:
     """A rated duplicate round is over: the ratings record its board comparison now and
     rate its tables by it after the commit (docs/ratings.md, "Duplicate events")."""

@@ -34,7 +34,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rules": selectors.rules_in_words(t),
         "entrants": selectors.entrants(t),
         "standings": selectors.standings(tournament=t),
-        "rounds": selectors.rounds(tournament=t),
+        "rounds": selectors.rounds(tournament=t, user=request.user),
         "announcements": selectors.announcements(t),
         "dealing": duplicate_selectors.open_dealing(t, request.user),
         "ahead": duplicate_selectors.movement_ahead(t, request.user),

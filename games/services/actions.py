@@ -458,6 +458,7 @@ def write_result(
     record["meta"]["finished_by"] = finished_by
     places = placements(scores, match.winner, resigned)
     record["meta"]["placements"] = places
+    record["meta"]["played_for"] = selectors.seats_played_for(table=table, seats=seats)
     return MatchResult.objects.create(
         table=table,
         finished_at=now,

@@ -126,11 +126,11 @@ class LiveServer:
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
 
-    def manage_output(self, *args: str) -> str:
+    def manage_output(self, *args: str, **env: str) -> str:
         """Run a management command against the server's database; returns what it
         printed (e.g. the id of what a ``shell -c`` made)."""
         done = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+            [sys.executable, "manage.py", *args], cwd=ROOT, env={**self.env, **env}, check=True,
             capture_output=True, text=True,
         )  # fmt: skip
         return done.stdout

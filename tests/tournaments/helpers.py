@@ -95,5 +95,33 @@ def play_round(t: Tournament) -> None:
         play_to_end(Table.objects.get(pk=a.table_id))
 
 
+def play_round_away(t: Tournament, absent: Any) -> None:
+    """As :func:`play_round`, but ``absent`` never acts: each of his turns waits for his
+    clock to run out (the clock plays for him, then a bot while he is away)."""
+    from games import scheduler
+    from games import services as game_services
+    from tests.games.helpers import current, human_turn
+
+    for a in Assignment.objects.filter(round__tournament=t, status=Assignment.Status.PLAYING):
+        table = Table.objects.get(pk=a.table_id)
+        seat_of = {s.user_id: s.number for s in table.seats.all()}
+        for _ in range(20_000):
+            with committed():
+                if scheduler.run_pending(limit=1):
+                    continue
+            state = current(table)
+            if state.match.to_act is not None and state.match.to_act == seat_of.get(absent.pk):
+                Table.objects.filter(pk=table.pk).update(
+                    deadline=timezone.now() - timedelta(seconds=1)
+                )
+                with committed():
+                    assert game_services.clock_expire(table_id=table.pk, version=table.version)
+                continue
+            if not human_turn(table):
+                table.refresh_from_db()
+                assert table.status != Table.Status.PLAYING, "nobody can move"
+                break
+
+
 def statuses(t: Tournament) -> dict[int, str]:
     return dict(Registration.objects.filter(tournament=t).values_list("user_id", "status"))

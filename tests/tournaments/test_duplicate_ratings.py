@@ -10,10 +10,16 @@ from games.models import MatchResult
 from ratings import elo
 from ratings.models import DuplicateRound, Rating, RatingChange
 from tests.factories import UserFactory
-from tests.tournaments.helpers import TournamentFactory, entered, play_round, settle
+from tests.tournaments.helpers import (
+    TournamentFactory,
+    entered,
+    play_round,
+    play_round_away,
+    settle,
+)
 from tests.tournaments.test_duplicate_dealing import duplicate_cup
 from tournaments import errors, services
-from tournaments.models import Round, Tournament
+from tournaments.models import Round, Standing, Tournament
 from tournaments.selectors.duplicate import round_board_results
 
 pytestmark = pytest.mark.django_db
@@ -120,3 +126,46 @@ def test_bot_seats_of_a_rated_round_are_never_rated() -> None:
     assert RatingChange.objects.filter(competitor__user__isnull=True).count() == 0
     assert not Rating.objects.filter(competitor__user__isnull=True).exists()
     assert RatingChange.objects.count() == 5
+
+
+def test_an_entrant_left_to_the_clock_on_every_board_gains_no_rating_from_them() -> None:
+    t = rated_duplicate()
+    users = entered(t, 6)
+    settle(t, 0)
+    absent = users[0]
+    play_round_away(t, absent)
+    settle(t, 1)
+
+    assert DuplicateRound.objects.exists()
+    assert not RatingChange.objects.filter(competitor__user=absent).exists()
+
+
+def test_the_others_are_still_rated_against_the_boards_played_for_an_absent_entrant() -> None:
+    t = rated_duplicate()
+    users = entered(t, 6)
+    settle(t, 0)
+    play_round_away(t, users[0])
+    settle(t, 1)
+
+    assert RatingChange.objects.exclude(competitor__user=users[0]).count() == 5
+
+
+def test_the_record_says_which_boards_the_clock_played_for_an_absent_entrant() -> None:
+    t = rated_duplicate()
+    users = entered(t, 6)
+    settle(t, 0)
+    play_round_away(t, users[0])
+    result = MatchResult.objects.get(table__seats__user=users[0])
+    seat = result.table.seats.get(user=users[0]).number
+    assert result.record["meta"]["played_for"][seat] == list(range(len(result.record["deals"])))
+
+
+def test_an_entrant_left_to_the_clock_scores_no_matchpoints_in_the_standings() -> None:
+    t = rated_duplicate()
+    users = entered(t, 6)
+    settle(t, 0)
+    play_round_away(t, users[0])
+    settle(t, 1)
+
+    standing = Standing.objects.get(tournament=t, user=users[0])
+    assert (standing.points, standing.game_score) == (0, 0)

@@ -124,3 +124,39 @@ def test_over_three_rounds_of_the_same_table_everyone_holds_every_position_once(
     for _ in range(3):
         tables.append(rotate_seats((1, 2, 3), positions_held(tables, seats=3)))
     assert positions_held(tables, seats=3) == {1: [1, 1, 1], 2: [1, 1, 1], 3: [1, 1, 1]}
+
+
+def test_a_board_played_for_an_absent_entrant_scores_him_nothing() -> None:
+    group = [
+        BoardResult(round=1, board=0, table=1, position=0, entrant=1, points=120, dealing=0),
+        BoardResult(
+            round=1,
+            board=0,
+            table=2,
+            position=0,
+            entrant=2,
+            points=140,
+            dealing=0,
+            played_for=True,
+        ),
+        BoardResult(round=1, board=0, table=3, position=0, entrant=3, points=0, dealing=0),
+    ]
+    absent = board_scores(group)[1]
+    assert (absent.matchpoints, absent.percent) == (0, 0.0)
+
+
+def test_the_others_keep_their_comparison_with_a_board_played_for_an_absent_entrant() -> None:
+    group = [
+        BoardResult(round=1, board=0, table=1, position=0, entrant=1, points=120, dealing=0),
+        BoardResult(
+            round=1,
+            board=0,
+            table=2,
+            position=0,
+            entrant=2,
+            points=140,
+            dealing=0,
+            played_for=True,
+        ),
+    ]
+    assert board_scores(group)[0].matchpoints == 0

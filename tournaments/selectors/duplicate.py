@@ -45,6 +45,7 @@ class MyBoard:
 class BoardView:
     number: int  # 1-based, as the page shows it
     rows: list[BoardRow]
+    dealer: int = 0  # the position that dealt this board (the deal moves left each board)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
             names[s.user_id] = s.user.get_display_name() if s.user else bot
         first_dealer = record["first_dealer"]
         n = len(seats)
+        # By seat, the dealings the clock or a bot played for the person (games' record).
+        played_for = [set(d) for d in record.get("meta", {}).get("played_for", [])]
         replayed: dict[str, Any] = replay(record)
         board = 0
         for index, entry in enumerate(replayed.get("deals", [])):
@@ -97,6 +100,11 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
                         contract=entry["contract"],
                         outcome=entry["outcome"],
                         seat=seat,
+                        played_for=(
+                            seats[seat].user_id is not None
+                            and seat < len(played_for)
+                            and index in played_for[seat]
+                        ),
                     )
                 )
             board += 1
@@ -129,7 +137,11 @@ def round_boards(t: Tournament, number: int, user: Any = None) -> RoundBoards | 
         )
         by_board[r.board].append(row)
     boards = [
-        BoardView(b + 1, sorted(rows, key=lambda row: (row.position, row.table)))
+        BoardView(
+            b + 1,
+            sorted(rows, key=lambda row: (row.position, row.table)),
+            dealer=b % max(t.players_per_table, 1),
+        )
         for b, rows in sorted(by_board.items())
     ]
     mine = [MyBoard(b.number, row) for b in boards for row in b.rows if row.mine]

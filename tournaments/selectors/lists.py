@@ -75,7 +75,13 @@ def duplicate_rules_in_words(t: Tournament) -> list[str]:
         _(
             "Each board scores the points that deal gave you (not the match score): 2 "
             "matchpoints for each player with your cards you beat, 1 for each tie, as a "
-            "percentage. The standings go by the sum of your percentages."
+            "percentage. The standings go by the sum of your percentages, then by "
+            "matchpoints ÷ tops (the matchpoints scored out of the most that could be "
+            "scored); players level on both share the place."
+        ),
+        _(
+            "A board the clock or a bot played for you (you were away) scores you no "
+            "matchpoints, whatever it made."
         ),
         _("Who meets whom — %(m)s; your seat moves so that you hold each position in turn.")
         % {"m": t.get_movement_display()},
@@ -165,7 +171,18 @@ def rules_in_words(t: Tournament) -> list[str]:
         )
         % {"level": bot_level(t)}
     )
-    lines.append(_("Rated: the matches count for your rating.") if t.rated else _("Not rated."))
+    if not t.rated:
+        lines.append(_("Not rated."))
+    elif t.format == Tournament.Format.DUPLICATE:
+        lines.append(
+            _(
+                "Rated by comparing boards, not by places at the table: each board you "
+                "played yourself counts for your rating against everyone who held the same "
+                "cards; a board the clock or a bot played for you does not."
+            )
+        )
+    else:
+        lines.append(_("Rated: the matches count for your rating."))
     if t.check_in_minutes:
         lines.append(
             _(

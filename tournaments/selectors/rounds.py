@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -56,6 +57,10 @@ class TableView:
     stopped_early: bool
     seats: list[SeatView] = field(default_factory=list)
     amended: str | None = None  # the organiser's reason, when he amended the places
+    # A duplicate round's table before the round is over: its boards are still played at
+    # the other tables, so only its players may open it (no link for anyone else), and
+    # nobody its replay (docs/duplicate.md). It opens when the round is over.
+    closed: bool = False
 
 
 @dataclass
@@ -68,8 +73,25 @@ class RoundView:
     tables: list[TableView] = field(default_factory=list)
 
 
-def rounds(*, tournament: Tournament, newest_first: bool = True) -> list[RoundView]:
+def rounds(
+    *, tournament: Tournament, newest_first: bool = True, user: Any = None
+) -> list[RoundView]:
+    """The rounds with their tables. A duplicate round's tables are closed until the round
+    is over: no replay link, and a table link only for ``user``'s own table. A duplicate
+    event gives no placement points (it goes by boards): each seat's ``points`` is None."""
     t = tournament
+    duplicate = t.format == Tournament.Format.DUPLICATE
+    secret: set[int] = set()
+    if duplicate:
+        from tournaments.models import DuplicateDealing
+
+        revealed = set(
+            DuplicateDealing.objects.filter(tournament=t)
+            .exclude(revealed_at=None)
+            .values_list("round_number", flat=True)
+        )
+        secret = {n for n in t.round_set.values_list("number", flat=True) if n not in revealed}
+    me = user.pk if getattr(user, "is_authenticated", False) else None
     out: list[RoundView] = []
     qs: QuerySet[Round] = t.round_set.order_by("-number" if newest_first else "number")
     assignments = (
@@ -88,14 +110,19 @@ def rounds(*, tournament: Tournament, newest_first: bool = True) -> list[RoundVi
         )
         for a in by_round.get(rnd.pk, []):
             finished = a.status == Assignment.Status.FINISHED
+            hidden = rnd.number in secret and a.table_id is not None
+            closed = hidden and not any(me is not None and s.user_id == me for s in a.seats.all())
             view.tables.append(
                 TableView(
                     number=a.number,
                     status=a.status,
                     status_label=a.get_status_display(),
                     table_id=a.table_id,
-                    url=live.table_url(a.table_id) if a.table_id else None,
-                    replay_url=live.replay_url(a.table_id) if a.table_id and finished else None,
+                    url=live.table_url(a.table_id) if a.table_id and not closed else None,
+                    replay_url=live.replay_url(a.table_id)
+                    if a.table_id and finished and not hidden
+                    else None,
+                    closed=closed,
                     stopped_early=a.stopped_early,
                     amended=(a.amend_reason or _("no reason given")) if a.amended else None,
                     seats=[
@@ -104,7 +131,7 @@ def rounds(*, tournament: Tournament, newest_first: bool = True) -> list[RoundVi
                             s.user.get_display_name() if s.user else bot,
                             s.user_id,
                             s.place,
-                            s.points,
+                            None if duplicate else s.points,
                             s.score,
                         )
                         for s in sorted(a.seats.all(), key=lambda s: s.number)

@@ -113,6 +113,8 @@ def duplicate_rate_round(*, tournament: Tournament, number: int) -> None:
     group (the results of those who held the same dealing at the same position) as (result
     id, seat, points) — and rate its tables by it (docs/ratings.md, "Duplicate events").
     Bots are in the groups when the event compares them; the ratings never move a bot.
+    A board the clock or a bot played for an absent person is marked (its fourth item):
+    it is left out of his rating, the others' comparison with it stands.
     Idempotent: the ratings record a round once."""
     if not tournament.rated or tournament.format != Tournament.Format.DUPLICATE:
         return
@@ -128,11 +130,13 @@ def duplicate_rate_round(*, tournament: Tournament, number: int) -> None:
         )
     }
     left_out = tournament.duplicate_bots == Tournament.DuplicateBots.EXCLUDE
-    groups: dict[tuple[int, int, int], list[tuple[int, int, float]]] = defaultdict(list)
+    groups: dict[tuple[int, int, int], list[tuple[int, int, float, bool]]] = defaultdict(list)
     for r in round_board_results(rnd)[0]:
         if (r.entrant is None and left_out) or r.seat is None or r.table not in result_of:
             continue
-        groups[(r.board, r.dealing, r.position)].append((result_of[r.table], r.seat, r.points))
+        groups[(r.board, r.dealing, r.position)].append(
+            (result_of[r.table], r.seat, r.points, r.played_for)
+        )
     live.ratings_duplicate_round(
         key=dealing.commitment,
         players=tournament.players_per_table,
