@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.types import Visitor, person
 from club import errors, presence, realtime
-from club.presence import Presence
 from club.models import Block, Challenge, ChatMessage, Follow, Mute, SocialSettings
+from club.presence import Presence
 from games import selectors as table_selectors
 from games.models import Seat, Table
 

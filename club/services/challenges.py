@@ -36,9 +36,9 @@ from club.services.relations import blocked_between, pairs_lock
 from config.errors import ServiceError
 from games import errors as table_errors
 from games import services as table_services
-from games.services import limits as bot_limits
 from games.bots import LEVELS
 from games.engine.options import Options
+from games.services import limits as bot_limits
 from games.table_rules import MOVE_SECONDS_RANGE, table_options
 
 S = Challenge.Status
