@@ -5,7 +5,9 @@ cannot watch it; the setting through the API, the Friends page and the admin."""
 from __future__ import annotations
 
 import pytest
+import yaml
 from django.test import Client
+from django.urls import reverse
 
 from club import presence, selectors, services
 from club.models import SocialSettings
@@ -169,3 +171,9 @@ def test_the_admin_lists_the_settings() -> None:
     page = signed_in_client(admin).get("/admin/club/socialsettings/?presence__exact=nobody")
 
     assert [row.user_id for row in page.context["cl"].result_list] == [hider.pk]
+
+
+def test_the_settings_are_in_the_openapi_schema() -> None:
+    schema = yaml.safe_load(Client().get(reverse("api-schema")).content)
+
+    assert set(schema["paths"]["/api/v1/club/settings/"]) >= {"get", "patch"}
