@@ -23,7 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -130,7 +130,7 @@ def challenge_create(
     return challenge
 
 
-def _pending() -> Any:
+def _pending() -> QuerySet[Challenge]:
     return Challenge.objects.filter(status=S.PENDING, expires_at__gt=timezone.now())
 
 
