@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.types import signed_in
 from club import services
-from club.models import ChatBan, ChatMessage, ChatReport
+from club.models import ChatBan, ChatMessage, ChatReport, SocialSettings
 from club.services.chat import message_tournament, site_moderator
 from config.errors import ServiceError
 
@@ -242,3 +242,15 @@ class ChatBanAdmin(admin.ModelAdmin[ChatBan]):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+@admin.register(SocialSettings)
+class SocialSettingsAdmin(admin.ModelAdmin[SocialSettings]):
+    """Whom each person takes challenges from and who sees him online (his own choice,
+    on the Friends page; the staff may look and, asked to, change it)."""
+
+    list_display = ("user", "challenges", "presence")
+    list_filter = ("challenges", "presence")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    raw_id_fields = ("user",)

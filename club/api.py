@@ -20,9 +20,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from accounts.limits import client_address
 from accounts.types import signed_in
 from club import errors, selectors, services
-from club.models import Challenge
+from club.models import Challenge, SocialSettings
 from games.api import ErrorSerializer, TableCreateSerializer
 from games.bots import LEVELS
 
@@ -101,7 +102,8 @@ class EntrantsOnlineView(ClubAPIView):
         },
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response({"online": selectors.entrants_online(tournament_id=tournament_id)})
+        online = selectors.entrants_online(tournament_id=tournament_id, viewer=request.user)
+        return Response({"online": online})
 
 
 class RelationCreateView(ClubAPIView):
@@ -224,6 +226,7 @@ class ChallengesView(ClubAPIView):
             move_seconds=data["move_seconds"],
             rated=data["rated"],
             bot_level=data["bot_level"],
+            address=client_address(request),
         )
         return Response(selectors.challenge_payload(challenge), status=status.HTTP_201_CREATED)
 
@@ -274,3 +277,44 @@ class TableChatView(ClubAPIView):
             off=serializer.validated_data["off"],
         )
         return Response({"off": row.chat_off})
+
+
+class SocialSettingsSerializer(serializers.Serializer[Any]):
+    challenges = serializers.ChoiceField(
+        choices=SocialSettings.Challenges.choices,
+        required=False,
+        help_text="Whom you take challenges from: everybody, or only the people you follow.",
+    )
+    presence = serializers.ChoiceField(
+        choices=SocialSettings.Presence.choices,
+        required=False,
+        help_text=(
+            "Who may see that you are online and at which table: everybody, the people "
+            "you follow, or nobody."
+        ),
+    )
+
+
+class SocialSettingsView(ClubAPIView):
+    @extend_schema(
+        summary="Your social settings: whom you take challenges from, who sees you online",
+        responses={200: SocialSettingsSerializer, **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        row = selectors.social_settings(user=signed_in(request.user))
+        return Response(SocialSettingsSerializer(row).data)
+
+    @extend_schema(
+        summary="Change your social settings (the fields you send)",
+        request=SocialSettingsSerializer,
+        responses={200: SocialSettingsSerializer, **ERRORS},
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = SocialSettingsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        row = services.social_settings_update(
+            user=signed_in(request.user),
+            challenges=serializer.validated_data.get("challenges"),
+            presence=serializer.validated_data.get("presence"),
+        )
+        return Response(SocialSettingsSerializer(row).data)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("club/mutes/", api.MuteCreateView.as_view(), name="api-club-mutes"),
     path("club/mutes/<str:username>/", api.MuteDeleteView.as_view(), name="api-club-mute"),
     path("club/challenges/", api.ChallengesView.as_view(), name="api-club-challenges"),
+    path("club/settings/", api.SocialSettingsView.as_view(), name="api-club-settings"),
     path(
         "club/tournaments/<int:tournament_id>/online/",
         api.EntrantsOnlineView.as_view(),

@@ -58,3 +58,38 @@ class WrongState(ClubError):
     code = "wrong_state"
     status = 409
     default_message = _("That is no longer possible.")
+
+
+class ChallengesClosed(ClubError):
+    code = "challenges_closed"
+    status = 403
+    default_message = _("This player takes challenges only from people he follows.")
+
+
+class ChallengePending(ClubError):
+    code = "challenge_pending"
+    status = 409
+    default_message = _(
+        "A challenge between you and this player is already waiting for an answer: wait "
+        "for it, or cancel yours first."
+    )
+
+
+class TooManyChallenges(ClubError):
+    code = "too_many_challenges"
+    status = 409
+    default_message = _(
+        "You have as many challenges waiting for answers as you may: cancel one or wait "
+        "for the answers."
+    )
+
+
+class TooManyBotTables(ClubError):
+    """A challenge's table would pass its challenger's caps on tables of bots."""
+
+    code = "too_many_bot_tables"
+    status = 409
+    default_message = _(
+        "The challenger has as many tables against bots playing as he may just now: "
+        "accept again when one of them ends."
+    )

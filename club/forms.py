@@ -1,6 +1,6 @@
 """The challenge form: the lobby's table form (players, rules, options, clock, rated),
 with the people invited and the bots' level instead of "private" (a challenge's
-table is always private)."""
+table is always private); the social settings' form of the Friends page."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from club.models import SocialSettings
 from games.pages.forms import BotForm, CreateTableForm
 
 
@@ -26,3 +27,17 @@ class ChallengeForm(CreateTableForm):
     def usernames(self) -> list[str]:
         names = [self.cleaned_data.get("to1") or "", self.cleaned_data.get("to2") or ""]
         return [n.strip() for n in names if n.strip()]
+
+
+class SocialSettingsForm(forms.Form):
+    challenges = forms.ChoiceField(
+        label=_("Take challenges from"),
+        choices=SocialSettings.Challenges.choices,
+        widget=forms.RadioSelect,
+    )
+    presence = forms.ChoiceField(
+        label=_("Who may see that I am online and at which table"),
+        choices=SocialSettings.Presence.choices,
+        widget=forms.RadioSelect,
+        help_text=_("A private table is shown only to people who may watch it."),
+    )

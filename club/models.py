@@ -316,6 +316,9 @@ class Challenge(models.Model):
     )
     created_at = models.DateTimeField(_("sent"), auto_now_add=True)
     expires_at = models.DateTimeField(_("expires"), db_index=True)
+    # The keyed hash of the address the challenger sent it from (never the address):
+    # its table counts against that address's cap on tables of bots when it starts.
+    started_from = models.CharField(_("sent from"), max_length=32, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("challenge")
@@ -393,3 +396,44 @@ class Reminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}/{self.user_id}: {self.kind}"
+
+
+class SocialSettings(models.Model):
+    """Whom a person takes challenges from, and who sees that he is online and at which
+    table (docs/social.md, "Settings"). No row: the defaults."""
+
+    class Challenges(models.TextChoices):
+        EVERYBODY = "everybody", _("everybody")
+        FOLLOWED = "followed", _("people I follow")
+
+    class Presence(models.TextChoices):
+        EVERYBODY = "everybody", _("everybody")
+        FOLLOWED = "followed", _("people I follow")
+        NOBODY = "nobody", _("nobody")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="social_settings",
+        verbose_name=_("player"),
+    )
+    challenges = models.CharField(
+        _("challenges from"),
+        max_length=10,
+        choices=Challenges.choices,
+        default=Challenges.EVERYBODY,
+    )
+    presence = models.CharField(
+        _("who sees me online"),
+        max_length=10,
+        choices=Presence.choices,
+        default=Presence.EVERYBODY,
+        help_text=_("Who may see that you are online and at which table."),
+    )
+
+    class Meta:
+        verbose_name = _("social setting")
+        verbose_name_plural = _("social settings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: challenges {self.challenges}, presence {self.presence}"

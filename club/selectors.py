@@ -3,6 +3,7 @@ ignores in chat, what a chat socket starts with."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.types import Visitor, person
 from club import errors, presence, realtime
-from club.models import Block, Challenge, ChatMessage, Follow, Mute
+from club.models import Block, Challenge, ChatMessage, Follow, Mute, SocialSettings
+from club.presence import Presence
 from games import selectors as table_selectors
 from games.models import Seat, Table
 
@@ -30,13 +32,70 @@ class Friend:
     follows_you: bool
 
 
+def social_settings(*, user: User) -> SocialSettings:
+    """``user``'s social settings (the defaults, unsaved, if he never changed them)."""
+    return SocialSettings.objects.filter(user=user).first() or SocialSettings(user=user)
+
+
+def presence_seen(*, viewer: Visitor | None, user_ids: Iterable[int]) -> dict[int, Presence]:
+    """The presence of each of ``user_ids`` as ``viewer`` may see it: offline unless the
+    person's setting lets ``viewer`` see him (everybody, the people he follows, nobody),
+    never across a block, and the table only if ``viewer`` may watch it (a private
+    table's id, or a duplicate round's while its boards are secret, is never shown to
+    someone who cannot). A person always sees himself."""
+    ids = list(dict.fromkeys(user_ids))
+    me = person(viewer)
+    rules = dict(SocialSettings.objects.filter(user_id__in=ids).values_list("user_id", "presence"))
+    follow_me: set[int] = set()
+    across_block: set[int] = set()
+    if me is not None:
+        follow_me = set(
+            Follow.objects.filter(follower_id__in=ids, followed=me).values_list(
+                "follower_id", flat=True
+            )
+        )
+        across_block = set(
+            Block.objects.filter(blocker_id__in=ids, blocked=me).values_list(
+                "blocker_id", flat=True
+            )
+        ) | set(
+            Block.objects.filter(blocker=me, blocked_id__in=ids).values_list(
+                "blocked_id", flat=True
+            )
+        )
+
+    def shown(uid: int) -> bool:
+        if me is not None and uid == me.pk:
+            return True
+        if uid in across_block:
+            return False
+        rule = rules.get(uid, SocialSettings.Presence.EVERYBODY)
+        if rule == SocialSettings.Presence.FOLLOWED:
+            return uid in follow_me
+        return rule == SocialSettings.Presence.EVERYBODY
+
+    here = presence.of([uid for uid in ids if shown(uid)])
+    tables = {p.table_id for p in here.values() if p.table_id is not None}
+    watchable = {
+        t.pk
+        for t in Table.objects.filter(pk__in=tables)
+        if table_selectors.may_watch(table=t, user=viewer, invite_code=None)
+    }
+    return {
+        uid: Presence(online=p.online, table_id=p.table_id if p.table_id in watchable else None)
+        for uid in ids
+        for p in [here.get(uid, presence.OFFLINE)]
+    }
+
+
 def friends(*, user: User) -> list[Friend]:
-    """The people ``user`` follows, online ones first, each with where he is now."""
+    """The people ``user`` follows, online ones first, each with where he is now (as
+    far as each lets him see it: :func:`presence_seen`)."""
     followed = list(
         User.objects.filter(followers__follower=user).order_by("display_name", "username")
     )
     ids = [u.pk for u in followed]
-    here = presence.of(ids)
+    here = presence_seen(viewer=user, user_ids=ids)
     back = set(
         Follow.objects.filter(follower_id__in=ids, followed=user).values_list(
             "follower_id", flat=True
@@ -365,9 +424,15 @@ def challenges_open_for(*, user: User) -> list[dict[str, Any]]:
     return [challenge_payload(c) for c in rows]
 
 
-def entrants_online(*, tournament_id: int) -> list[int]:
-    """The user ids of a tournament's entrants online now (the dots before their names on
-    its page, which anybody may see); ``errors.NotFound`` for no such tournament."""
+def online_seen(*, viewer: Visitor | None, user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` ``viewer`` may see online now (:func:`presence_seen`)."""
+    return {uid for uid, p in presence_seen(viewer=viewer, user_ids=user_ids).items() if p.online}
+
+
+def entrants_online(*, tournament_id: int, viewer: Visitor | None) -> list[int]:
+    """The user ids of a tournament's entrants ``viewer`` may see online now (the dots
+    before their names on its page, which anybody may open); ``errors.NotFound`` for
+    no such tournament."""
     from tournaments.models import Registration, Tournament
 
     if not Tournament.objects.filter(pk=tournament_id).exists():
@@ -375,4 +440,4 @@ def entrants_online(*, tournament_id: int) -> list[int]:
     users = Registration.objects.filter(tournament_id=tournament_id).values_list(
         "user_id", flat=True
     )
-    return sorted(presence.online_ids(users))
+    return sorted(online_seen(viewer=viewer, user_ids=users))

@@ -9,5 +9,6 @@ app_name = "club"
 urlpatterns = [
     path("friends/", views.friends, name="friends"),
     path("challenge/", views.challenge, name="challenge"),
+    path("settings/", views.social_settings, name="settings"),
     path("players/<slug:action>/", views.relation, name="relation"),
 ]

@@ -13,9 +13,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.limits import client_address
 from accounts.types import signed_in
 from club import errors, selectors, services
-from club.forms import ChallengeForm
+from club.forms import ChallengeForm, SocialSettingsForm
 from games.pages.forms import presets_json
 
 ACTIONS = {
@@ -31,11 +32,36 @@ ACTIONS = {
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
     user = signed_in(request.user)
+    mine = selectors.social_settings(user=user)
     return render(
         request,
         "club/friends.html",
-        {"friends": selectors.friends(user=user), "blocked": selectors.blocked(user=user)},
+        {
+            "friends": selectors.friends(user=user),
+            "blocked": selectors.blocked(user=user),
+            "settings_form": SocialSettingsForm(
+                initial={"challenges": mine.challenges, "presence": mine.presence}
+            ),
+        },
     )
+
+
+@login_required
+@require_POST
+def social_settings(request: HttpRequest) -> HttpResponse:
+    """The Friends page's privacy form: whom he takes challenges from, who sees him
+    online; back to Friends."""
+    form = SocialSettingsForm(request.POST)
+    if form.is_valid():
+        services.social_settings_update(
+            user=signed_in(request.user),
+            challenges=form.cleaned_data["challenges"],
+            presence=form.cleaned_data["presence"],
+        )
+        messages.success(request, _("Your privacy settings have been saved."))
+    else:
+        messages.error(request, str(errors.Invalid()))
+    return redirect("club:friends")
 
 
 @login_required
@@ -77,6 +103,7 @@ def challenge(request: HttpRequest) -> HttpResponse:
                     move_seconds=data["move_seconds"],
                     rated=data["rated"],
                     bot_level=data["bot_level"],
+                    address=client_address(request),
                 )
             except errors.ClubError as exc:
                 form.add_error(None, exc.message)

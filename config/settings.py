@@ -426,6 +426,8 @@ CLUB_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
 CLUB_CHAT_WORDLISTS = [str(BASE_DIR / "club" / "wordlists" / "ru_uk.txt")]
 CLUB_CHAT_FILTER_ENGLISH = True
 CLUB_CHALLENGE_SECONDS = 180  # a challenge not answered by then expires
+# Challenges one person may have waiting for answers at once (one at a time per pair).
+CLUB_CHALLENGES_PER_USER = env.int("CLUB_CHALLENGES_PER_USER", default=3)
 CLUB_REMINDER_MINUTES = 10  # entrants are reminded this long before a tournament starts
 # ------------------------------------------------------------------ tournaments
 # Notifications (an announcement, check-in open, a table ready) go to each player's

@@ -92,7 +92,11 @@ def table_open(
                 )
             else:
                 game_services.table_join(table=table, user=user, invite_code=table.invite_code)
-        table = game_services.table_start(table=table, user=creator, first_dealer=dealer)
+        # The one caller that starts tables with bots outside the caps on them
+        # (games.services.limits): a player at his cap must still be seated for his round.
+        table = game_services.table_start(
+            table=table, user=creator, first_dealer=dealer, uncapped=True
+        )
     return Opened(table=table, seats=seats, first_dealer=table.first_dealer)
 
 

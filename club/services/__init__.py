@@ -1,6 +1,7 @@
 """Writes of the club (docs/social.md), split along their seams and re-exported here, so
-callers import ``from club import services``: follow, block and mute
-(``relations``); chat and its moderation (``chat``); "Play me" (``challenges``);
+callers import ``from club import services``: follow, block and mute, and the lock of a
+pair of people (``relations``); whom a person takes challenges from and who sees him
+online (``social``); chat and its moderation (``chat``); "Play me" (``challenges``);
 announcements and reminders of the tournaments (``tournaments``)."""
 
 from club.services.challenges import (
@@ -27,8 +28,10 @@ from club.services.relations import (
     follow_delete,
     mute_create,
     mute_delete,
+    pairs_lock,
     player_get,
 )
+from club.services.social import social_settings_update
 from club.services.tournaments import announcement_to_chat, reminders_send
 
 __all__ = [
@@ -50,8 +53,10 @@ __all__ = [
     "message_hide",
     "mute_create",
     "mute_delete",
+    "pairs_lock",
     "player_get",
     "reminders_send",
     "reports_dismiss",
+    "social_settings_update",
     "table_chat_switch",
 ]

@@ -6,6 +6,14 @@ own services (``table_create``, ``table_join``, ``seat_fill_with_bot``,
 seats, the match started; each one's page is sent there. A decline, the challenger's
 cancel or the expiry (``CLUB_CHALLENGE_SECONDS``) closes it. Nobody challenges across a
 block.
+
+Against spam: one challenge waits at a time between two people (either way), a person
+has at most ``CLUB_CHALLENGES_PER_USER`` waiting, and a person may take challenges only
+from people he follows (``SocialSettings.challenges``). The table counts against the
+challenger's caps on tables of bots (``games.services.limits``, through
+``table_start``), his own and those of the address he sent the challenge from.
+Creating and answering hold the locks of the pairs (``pairs_lock``), so a block made at
+the same moment is seen.
 """
 
 from __future__ import annotations
@@ -15,18 +23,22 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from club import errors, realtime
-from club.models import Challenge, ChallengeInvite
+from club.models import Challenge, ChallengeInvite, Follow, SocialSettings
 from club.selectors import challenge_payload
-from club.services.relations import blocked_between
+from club.services.relations import blocked_between, pairs_lock
 from config.errors import ServiceError
+from games import errors as table_errors
 from games import services as table_services
 from games.bots import LEVELS
 from games.engine.options import Options
+from games.services import limits as bot_limits
 from games.table_rules import MOVE_SECONDS_RANGE, table_options
 
 S = Challenge.Status
@@ -59,9 +71,12 @@ def challenge_create(
     move_seconds: int = 30,
     rated: bool = False,
     bot_level: str = "basic",
+    address: str = "",
 ) -> Challenge:
     """``user`` challenges ``invited`` (one or two people) to a table of ``players``;
-    bots of ``bot_level`` take the seats left. Checked like the lobby's form."""
+    bots of ``bot_level`` take the seats left. Checked like the lobby's form, and
+    against spam (the module's text); ``address``: the client's, whose cap on tables
+    of bots the table counts against."""
     people = list({u.pk: u for u in invited}.values())
     if not 1 <= len(people) <= min(MAX_INVITED, players - 1):
         raise errors.Invalid(
@@ -73,8 +88,10 @@ def challenge_create(
         raise errors.Invalid(_("That is you."))
     if any(not u.is_active for u in people):
         raise errors.NotFound()
+    pairs_lock(user.pk, people[0].pk, *[(user.pk, u.pk) for u in people[1:]])
     if any(blocked_between(user.pk, u.pk) for u in people):
         raise errors.Blocked()
+    _spam_check(user, people)
     if bot_level not in LEVELS:
         raise errors.Invalid(_("Unknown bot level."))
     low, high = MOVE_SECONDS_RANGE
@@ -88,6 +105,13 @@ def challenge_create(
         raise errors.Invalid(str(exc)) from None
     if rated and opts != Options.preset(preset).replace(players=players):
         raise errors.Invalid(_("A rated table plays its preset unchanged."))
+    started_from = bot_limits.address_key(address)
+    if players - 1 - len(people) > 0:
+        # Told now, not when the last one accepts: a challenger at his cap.
+        try:
+            bot_limits.bot_tables_check(user=user, key=started_from, levels={bot_level})
+        except table_errors.TooManyBotTables as exc:
+            raise errors.TooManyBotTables(exc.message) from None
     challenge = Challenge.objects.create(
         challenger=user,
         players=players,
@@ -97,12 +121,57 @@ def challenge_create(
         rated=rated,
         bot_level=bot_level,
         expires_at=timezone.now() + timedelta(seconds=settings.CLUB_CHALLENGE_SECONDS),
+        started_from=started_from,
     )
     ChallengeInvite.objects.bulk_create(
         ChallengeInvite(challenge=challenge, user=u) for u in people
     )
     _tell(challenge)
     return challenge
+
+
+def _pending() -> QuerySet[Challenge]:
+    return Challenge.objects.filter(status=S.PENDING, expires_at__gt=timezone.now())
+
+
+def _spam_check(user: User, people: list[User]) -> None:
+    """Under the pairs' locks: each invited person takes challenges from ``user``, none
+    waits between them already, and ``user`` has fewer than CLUB_CHALLENGES_PER_USER
+    waiting (his row lock makes his concurrent challenges count one after the other)."""
+    for person in people:
+        takes = SocialSettings.objects.filter(user=person).values_list("challenges", flat=True)
+        if takes.first() == SocialSettings.Challenges.FOLLOWED and not (
+            Follow.objects.filter(follower=person, followed=user).exists()
+        ):
+            raise errors.ChallengesClosed(
+                _("%(name)s takes challenges only from people he follows.")
+                % {"name": person.get_display_name()}
+            )
+    for person in people:
+        waiting = _pending().filter(
+            Q(challenger=user, invites__user=person) | Q(challenger=person, invites__user=user)
+        )
+        if waiting.exists():
+            raise errors.ChallengePending(
+                _(
+                    "A challenge between you and %(name)s is already waiting for an answer: "
+                    "wait for it, or cancel yours first."
+                )
+                % {"name": person.get_display_name()}
+            )
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    limit = settings.CLUB_CHALLENGES_PER_USER
+    if _pending().filter(challenger=user).count() >= limit:
+        raise errors.TooManyChallenges(
+            ngettext(
+                "You have %(limit)d challenge waiting for answers, as many as you may: "
+                "cancel it or wait for the answers.",
+                "You have %(limit)d challenges waiting for answers, as many as you may: "
+                "cancel one or wait for the answers.",
+                limit,
+            )
+            % {"limit": limit}
+        )
 
 
 def _locked(challenge_id: int) -> Challenge:
@@ -115,6 +184,19 @@ def _locked(challenge_id: int) -> Challenge:
     if challenge is None:
         raise errors.NotFound(_("No such challenge."))
     return challenge
+
+
+def _lock_pairs(challenge_id: int) -> None:
+    """The locks of the challenger's pair with each invited person (who never change),
+    taken before the challenge's row as challenge_create takes them."""
+    challenger = Challenge.objects.filter(pk=challenge_id).values_list("challenger_id", flat=True)
+    invited = ChallengeInvite.objects.filter(challenge_id=challenge_id).values_list(
+        "user_id", flat=True
+    )
+    by = challenger.first()
+    pairs = [(by, uid) for uid in invited if by is not None]
+    if pairs:
+        pairs_lock(*pairs[0], *pairs[1:])
 
 
 def _close_if_expired(challenge: Challenge) -> bool:
@@ -130,6 +212,7 @@ def challenge_answer(*, user: User, challenge_id: int, accept: bool) -> Challeng
     """An invited person accepts or declines. The last acceptance makes the table."""
     expired = False
     with transaction.atomic():
+        _lock_pairs(challenge_id)
         challenge = _locked(challenge_id)
         invite = challenge.invites.filter(user=user).first()
         if invite is None:
@@ -145,7 +228,11 @@ def challenge_answer(*, user: User, challenge_id: int, accept: bool) -> Challeng
                 challenge.status = S.DECLINED
                 challenge.save(update_fields=["status"])
             elif not challenge.invites.exclude(answer=A.ACCEPTED).exists():
-                _seat_everybody(challenge)
+                try:
+                    _seat_everybody(challenge)
+                except table_errors.TooManyBotTables:
+                    # Nothing written: his answer waits, to be given again later.
+                    raise errors.TooManyBotTables() from None
             _tell(challenge)
     if expired:  # committed: the challenge is closed for good
         raise errors.WrongState(_("This challenge has expired."))
@@ -172,7 +259,8 @@ def _seat_everybody(challenge: Challenge) -> None:
         table_services.table_join(table=table, user=person, invite_code=table.invite_code)
     for _seat in range(challenge.players - 1 - len(invited)):
         table_services.seat_fill_with_bot(table=table, level=challenge.bot_level, by=challenger)
-    table_services.table_start(table=table, user=challenger)
+    # The challenger's caps on tables of bots, his own and his address's (when he sent it).
+    table_services.table_start(table=table, user=challenger, started_from=challenge.started_from)
     challenge.status = S.ACCEPTED
     challenge.table = table
     challenge.save(update_fields=["status", "table"])

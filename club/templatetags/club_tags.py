@@ -18,7 +18,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from club import presence, selectors
+from club import selectors
 from games.models import Table
 from games.pages.options import PRESET_LABELS
 from tournaments.models import Tournament
@@ -85,11 +85,12 @@ def player_actions(context: Any, player: Any) -> str:
     )
 
 
-@register.simple_tag
-def online_among(registrations: Any) -> set[int]:
-    """The user ids of ``registrations`` (a tournament's entrants) online now: one read
-    of the presence for the whole list."""
-    return presence.online_ids(r.user_id for r in registrations)
+@register.simple_tag(takes_context=True)
+def online_among(context: Any, registrations: Any) -> set[int]:
+    """The user ids of ``registrations`` (a tournament's entrants) the visitor may see
+    online now (each one's setting): one read of the presence for the whole list."""
+    viewer = getattr(context.get("request"), "user", None)
+    return selectors.online_seen(viewer=viewer, user_ids=(r.user_id for r in registrations))
 
 
 @register.simple_tag

@@ -6,8 +6,14 @@ bots playing at once (``GAMES_BOT_TABLES_PER_USER``), of them only
 ``GAMES_MASTER_TABLES_PER_USER`` with master bots (a master decision takes the bots'
 pool over a second, a basic one well under a millisecond), and one address only
 ``GAMES_BOT_TABLES_PER_ADDRESS`` (several accounts from one machine). Only tables still
-playing count: a finished or abandoned one frees its slot. Tournaments' tables are
-started by their organisers' services and count against nothing.
+playing count: a finished or abandoned one frees its slot.
+
+Every door that starts a table with bots goes through this one check, because
+:func:`games.services.table_start` makes it for every such table: play against bots,
+a lobby table (the page or the API), a challenge's table (the challenger's, from the
+address he sent it from), a rematch. Only a tournament's tables, started by its
+organiser's services (``tournaments/live.py``), pass ``uncapped=True`` and count against
+nothing; a test holds that no other caller does.
 
 Race-safe: the person's row lock makes his concurrent starts count one after the other,
 and on PostgreSQL a transaction-scoped advisory lock on the address does the same for an
@@ -50,12 +56,12 @@ def _playing_with_bots(level: str | None = None) -> QuerySet[Table]:
     return Table.objects.filter(Exists(bots), status=Table.Status.PLAYING)
 
 
-def bot_tables_check(*, user: User, address: str, levels: set[str]) -> str:
+def bot_tables_check(*, user: User, key: str, levels: set[str]) -> None:
     """Refuse (``TooManyBotTables``) a table with bots of ``levels`` that ``user`` would
-    start from ``address`` beyond the caps; returns the address's key for the table.
-    Call it inside the transaction that starts the table."""
+    start from the address whose :func:`address_key` is ``key`` ("": unknown, only his
+    own caps apply) beyond the caps. Call it inside the transaction that starts the
+    table."""
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-    key = address_key(address)
     if key and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
@@ -96,4 +102,3 @@ def bot_tables_check(*, user: User, address: str, levels: set[str]) -> str:
                 "or resign one first."
             )
         )
-    return key

@@ -163,24 +163,28 @@ def table_start(
     table: Table | int,
     user: User,
     first_dealer: int | None = None,
-    address: str | None = None,
+    address: str = "",
+    started_from: str = "",
+    uncapped: bool = False,
 ) -> Table:
     """Start the match: every seat taken; the creator (or, if he left, any person
     seated) starts it. The first dealer is drawn by lot (docs/spec.md §2.1) unless the
     caller sets it (a tournament balances who deals first over its rounds).
 
-    ``address``: the client's, when a person starts the table from the lobby or the API;
-    a table with bots then counts against the caps of :mod:`games.services.limits`
-    (a tournament's tables, started without one, do not)."""
+    A table with bots counts against the caps of :mod:`games.services.limits`, whoever
+    starts it: ``user``'s own, and those of the client ``address`` he starts it from
+    (or, given instead, ``started_from``: the key of the address a challenge was sent
+    from). Only a tournament's tables pass ``uncapped=True`` (a player at his cap must
+    still be seated for his round)."""
     levels = set(
         Seat.objects.filter(table_id=common.table_pk(table))
         .exclude(bot_level="")
         .values_list("bot_level", flat=True)
     )
-    started_from = ""
-    if address is not None and levels:
+    started_from = (started_from or limits.address_key(address)) if levels else ""
+    if levels and not uncapped:
         # Before the table's lock: the person's lock first, as table_play_bots takes them.
-        started_from = limits.bot_tables_check(user=user, address=address, levels=levels)
+        limits.bot_tables_check(user=user, key=started_from, levels=levels)
     table = common.locked_table(common.table_pk(table))
     if table.status != Table.Status.OPEN:
         raise errors.NotOpen()

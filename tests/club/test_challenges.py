@@ -81,9 +81,9 @@ def test_an_expired_challenge_cannot_be_accepted() -> None:
 
 
 def test_the_sweep_expires_challenges_past_their_time_only() -> None:
-    ann, bob = UserFactory(), UserFactory()
+    ann, bob, cid = UserFactory(), UserFactory(), UserFactory()
     old = services.challenge_create(user=ann, invited=[bob])
-    fresh = services.challenge_create(user=ann, invited=[bob])
+    fresh = services.challenge_create(user=ann, invited=[cid])
     Challenge.objects.filter(pk=old.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert services.challenges_expire() == 1
     assert Challenge.objects.get(pk=old.pk).status == S.EXPIRED

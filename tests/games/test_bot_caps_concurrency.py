@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from games import errors, services
+from club import services as club_services
+from config.errors import ServiceError
+from games import services
 from games.models import Table
 from tests.factories import UserFactory
 from tests.integration.conftest import require_postgres_database
@@ -35,7 +37,7 @@ def race(calls: list[Callable[[], Any]]) -> Counter[str]:
         try:
             call()
             outcome = "started"
-        except errors.TableError as exc:
+        except ServiceError as exc:
             outcome = exc.code
         finally:
             connections.close_all()
@@ -86,3 +88,26 @@ def test_twelve_accounts_racing_from_one_address_start_only_its_cap(settings) ->
 
     assert outcomes == {"started": 4, "too_many_bot_tables": 8}
     assert Table.objects.filter(status=Table.Status.PLAYING).count() == 4
+
+
+def test_challenges_of_master_bots_accepted_together_start_one_table(settings) -> None:
+    """Every door goes through the caps: a challenge's table is its challenger's."""
+    ann = UserFactory()
+    invited = [UserFactory() for _ in range(settings.CLUB_CHALLENGES_PER_USER)]
+    challenges = [
+        club_services.challenge_create(user=ann, invited=[person], bot_level="master")
+        for person in invited
+    ]
+
+    outcomes = race(
+        [
+            (
+                lambda person=person, c=c: club_services.challenge_answer(
+                    user=person, challenge_id=c.pk, accept=True
+                )
+            )
+            for person, c in zip(invited, challenges, strict=True)
+        ]
+    )
+
+    assert outcomes == {"started": 1, "too_many_bot_tables": len(invited) - 1}

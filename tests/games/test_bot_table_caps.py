@@ -1,10 +1,17 @@
 """One account stalled bot play for everyone (issue 32, item 2): the tables with bots a
 person has playing at once are capped, per person, for master bots, and per address;
-only tables still playing count."""
+only tables still playing count. Every door that starts a table with bots goes through
+the one check in ``table_start`` (the challenges' door: tests/club/test_challenge_rules.py);
+only a tournament's tables pass ``uncapped=True``."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
+from django.conf import settings as django_settings
+from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
@@ -87,12 +94,73 @@ def test_a_lobby_table_with_bots_started_by_its_player_counts_too(settings):
     assert table.status == Table.Status.OPEN
 
 
+def test_a_table_with_bots_started_without_an_address_counts_too(settings):
+    """Any door that knows no address (a rematch, a challenge sent before the address
+    was kept) still meets the person's own caps."""
+    user, table = at_his_cap_with_another_table(settings, "basic")
+
+    with pytest.raises(errors.TooManyBotTables):
+        services.table_start(table=table, user=user)
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN
+
+
+def test_the_lobby_page_refuses_to_start_a_table_past_the_caps(settings, client):
+    user, table = at_his_cap_with_another_table(settings, "basic")
+    client.force_login(user)
+
+    client.post(reverse("games:start", args=[table.pk]))
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.OPEN
+
+
+def test_the_api_refuses_to_start_a_table_past_the_caps(settings):
+    user, table = at_his_cap_with_another_table(settings, "basic")
+    api = APIClient(REMOTE_ADDR="198.51.100.9")
+    api.force_authenticate(user)
+
+    response = api.post(reverse("api-table-start", args=[table.pk]))
+
+    assert response.json()["error"]["code"] == "too_many_bot_tables"
+
+
 def test_a_tournament_table_is_not_held_back_by_the_caps(settings):
-    """A tournament's services start its tables without an address: a player at his cap
-    must still be seated for his round."""
+    """A tournament's services start its tables uncapped: a player at his cap must still
+    be seated for his round."""
     user, table = at_his_cap_with_another_table(settings, "master")
 
-    assert services.table_start(table=table, user=user).status == Table.Status.PLAYING
+    started = services.table_start(table=table, user=user, uncapped=True)
+
+    assert started.status == Table.Status.PLAYING
+
+
+def _uncapped_starts(path: Path) -> list[int]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and any(
+            k.arg == "uncapped" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+            for k in node.keywords
+        )
+    ]
+
+
+def test_only_the_tournaments_start_tables_past_the_caps():
+    root = Path(django_settings.BASE_DIR)
+    packages = [
+        p for p in root.iterdir() if p.is_dir() and p.name != "tests" and not p.name.startswith(".")
+    ]
+    callers = {
+        str(path.relative_to(root))
+        for package in packages
+        for path in package.rglob("*.py")
+        if _uncapped_starts(path)
+    }
+
+    assert callers == {"tournaments/live.py"}
 
 
 def test_the_api_refuses_in_its_error_shape_with_a_translated_message(settings):
