@@ -402,6 +402,10 @@ GAMES_WS_MAX_PER_ADDRESS = env.int("GAMES_WS_MAX_PER_ADDRESS", default=64)
 # Each open socket's place in those counts is a lease its server renews every third of
 # this; a server that dies leaves places that run out after it.
 GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
+# An open signed-in socket learns within this long that its credential was revoked (its
+# token, its password, a sign-out: checked in PostgreSQL every half of it, and before the
+# socket acts when the last check is older), however the closing message fares in Redis.
+GAMES_WS_CREDENTIAL_SECONDS = env.float("GAMES_WS_CREDENTIAL_SECONDS", default=5.0)
 # ------------------------------------------------------------------ the club (docs/social.md)
 # A club socket that stops without closing (its server died) still counts its person
 # online for at most this many seconds; each process re-scores its sockets every third.
