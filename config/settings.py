@@ -20,6 +20,8 @@ import environ
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
+from config.redis_options import redis_options
+
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -189,7 +191,8 @@ REDIS_URL = env.str("REDIS_URL", default="") or None
 if REDIS_URL:
     # The pub/sub layer: about 2.5x the throughput of RedisChannelLayer on this kind of
     # machine; a raised pool (redis-py 8 caps an async pool at 100) and a socket timeout
-    # longer than the layer's receive wait (docs/architecture.md#what-the-websocket-stack-costs).
+    # longer than the layer's receive wait (docs/architecture.md#what-the-websocket-stack-costs);
+    # a dead connection (Redis restarted) retried and idle ones checked (config/redis_options.py).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -200,6 +203,7 @@ if REDIS_URL:
                         "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=1000),
                         "socket_timeout": 30,
                         "socket_connect_timeout": 5,
+                        **redis_options(asyncio=True),
                     }
                 ],
                 # One Redis serves several databases but a single pub/sub namespace:
@@ -219,7 +223,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "thousand-cache",
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2, **redis_options()},
         }
     }
 else:

@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils.translation import gettext_lazy as _
 
+from config.redis_options import redis_options
 from games.realtime import ReleasesChannel
 from games.realtime import send as realtime_send
 
@@ -148,7 +149,7 @@ class _Redis:
         client = self.clients.get(loop)
         if client is None:
             client = self.clients[loop] = aredis.Redis.from_url(
-                self.url, socket_timeout=2, socket_connect_timeout=2
+                self.url, socket_timeout=2, socket_connect_timeout=2, **redis_options(asyncio=True)
             )
         return client
 
