@@ -23,8 +23,11 @@ from typing import Any
 
 import pytest
 import websockets
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 
+from config.asgi import application
 from games import services
 from tests.factories import UserFactory
 from tests.games.helpers import current
@@ -40,6 +43,7 @@ pytestmark = [
 ]
 
 TIMEOUT = 20
+ORIGIN_HEADER = [(b"origin", b"http://127.0.0.1:8000")]
 
 
 @pytest.fixture
@@ -141,7 +145,8 @@ def test_sockets_opened_at_once_after_redis_restarts_are_let_in(
     server: int, own_redis: RedisServer
 ) -> None:
     """The server's connections to Redis are made by a first round of sockets, which
-    close; Redis restarts; thirty-two sockets of four kinds then open together."""
+    close; Redis restarts; twenty-eight sockets then open together (most of them anonymous
+    lobby sockets, whose handshake reads nothing from the database before it subscribes)."""
     user = UserFactory()
     table = services.table_create(user=user, players=3)
     (token,) = tokens_for([user])
@@ -152,9 +157,9 @@ def test_sockets_opened_at_once_after_redis_restarts_are_let_in(
         "notifications": "/ws/notifications/",
     }
 
-    async def opened(path: str) -> str:
+    async def opened(path: str, signed_in: bool = True) -> str:
         try:
-            ws = await connect(server, path, token)
+            ws = await connect(server, path, token if signed_in else None)
         except websockets.InvalidStatus as exc:
             return f"refused {exc.response.status_code}"
         await ws.close()
@@ -172,6 +177,46 @@ def test_sockets_opened_at_once_after_redis_restarts_are_let_in(
         assert released
         own_redis.stop()
         own_redis.start()
-        return list(await asyncio.gather(*(opened(path) for path in [*paths.values()] * 8)))
+        signed_in = [opened(path) for path in paths.values()]
+        anonymous = [opened("/ws/lobby/", signed_in=False) for _ in range(24)]
+        return list(await asyncio.gather(*anonymous, *signed_in))
 
-    assert asyncio.run(run()) == ["open"] * 8 * len(paths)
+    assert asyncio.run(run()) == ["open"] * (24 + len(paths))
+
+
+@pytest.mark.asyncio
+async def test_sockets_opened_together_right_after_redis_restarts_each_get_their_channel(
+    settings: Any, redis_url: str, own_redis: RedisServer
+) -> None:
+    """The same in this process, with the channel layer exactly as the settings make it
+    (pointed at the test's own Redis): the sockets' handshakes reach the layer together,
+    so the second channel's ``SUBSCRIBE`` always meets the connection the first one found
+    dead."""
+    layer_config = settings.CHANNEL_LAYERS["default"]
+    assert layer_config["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    hosts = [{**host, "address": own_redis.url} for host in layer_config["CONFIG"]["hosts"]]
+    settings.CHANNEL_LAYERS = {
+        "default": {**layer_config, "CONFIG": {**layer_config["CONFIG"], "hosts": hosts}}
+    }
+
+    def lobby() -> WebsocketCommunicator:
+        return WebsocketCommunicator(application, "/ws/lobby/", headers=ORIGIN_HEADER)
+
+    first = lobby()
+    assert (await first.connect())[0]
+    await first.disconnect()
+    released = await asyncio.to_thread(
+        wait_until, lambda: not own_redis.client().pubsub_channels(), TIMEOUT
+    )
+    assert released
+    own_redis.stop()
+    own_redis.start()
+
+    sockets = [lobby() for _ in range(4)]
+    outcomes = await asyncio.gather(*(ws.connect() for ws in sockets), return_exceptions=True)
+    for ws, outcome in zip(sockets, outcomes, strict=True):
+        if not isinstance(outcome, BaseException):
+            await ws.disconnect()
+    await get_channel_layer().flush()
+
+    assert [o if isinstance(o, BaseException) else o[0] for o in outcomes] == [True] * 4
