@@ -11,7 +11,7 @@ tournament's page, the notification area, the echo), docs/security.md "Websocket
   it was signed in (PostgreSQL: accounts.services.credential_generation_advance, on his
   token revoked or rotated, his password changed, a sign-out, the account deactivated)
   and, when a session signed it in, that session. Each event loop checks all its sockets
-  against the database in one query every half of ``GAMES_WS_CREDENTIAL_SECONDS``, and a
+  against the database (two queries) every half of ``GAMES_WS_CREDENTIAL_SECONDS``, and a
   socket checks itself before it acts when its last check is older than that
   (:meth:`GuardedSocket.credential_holds`); a socket whose generation moved on, whose
   account is no longer active or whose session is gone is told so and closes with
