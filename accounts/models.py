@@ -65,6 +65,11 @@ class User(AbstractUser):
         max_length=200, db_index=True, editable=False, default="", blank=True
     )
 
+    # Advanced whenever what signs the player in is revoked (accounts.services.
+    # credential_generation_advance): an open websocket remembers the one it was signed in
+    # with and closes when it changes (config.ws_guard). Only that service writes it.
+    credential_generation = models.PositiveIntegerField(default=0, editable=False)
+
     objects: ClassVar[UserManager] = UserManager()
 
     NAME_FIELDS: ClassVar[tuple[str, str]] = ("username", "display_name")
@@ -91,6 +96,15 @@ class User(AbstractUser):
         self.username_key = name_key(self.username)
         self.display_name_key = name_key(self.display_name) if self.display_name else ""
         update_fields = kwargs.get("update_fields")
+        if update_fields is None and not self._state.adding and not kwargs.get("force_insert"):
+            # A whole save of an account loaded before a revocation must not write back
+            # the generation it read: the revocation would be undone.
+            update_fields = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "credential_generation"
+            ]
+            kwargs["update_fields"] = update_fields
         if update_fields is not None:
             extra = {"username": "username_key", "display_name": "display_name_key"}
             kwargs["update_fields"] = {

@@ -3,6 +3,7 @@
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
@@ -53,6 +54,19 @@ def user_language_update(*, user: User, language: str) -> User:
     user.preferred_language = User._meta.get_field("preferred_language").clean(language, user)
     user.save(update_fields=["preferred_language"])
     return user
+
+
+@transaction.atomic
+def credential_generation_advance(*, user: User) -> int:
+    """Say that what signed the player in until now may no longer hold (his API token
+    revoked or rotated, his password changed, a sign-out, the account deactivated): every
+    websocket signed in before closes within ``GAMES_WS_CREDENTIAL_SECONDS``, on every
+    server, whatever becomes of Redis (config.ws_guard). Kept in PostgreSQL, in the same
+    transaction as the revocation; returns the new generation (``user`` has it too)."""
+    User.objects.filter(pk=user.pk).update(credential_generation=F("credential_generation") + 1)
+    found = User.objects.filter(pk=user.pk).values_list("credential_generation", flat=True)
+    user.credential_generation = found.first() or 0
+    return user.credential_generation
 
 
 @transaction.atomic

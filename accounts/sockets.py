@@ -4,8 +4,11 @@ account deactivated, or a sign-out (docs/security.md "Websockets"). Connected to
 signals that say so (accounts.apps), so every way of doing those is covered: the API,
 the pages, the admin.
 
-The sockets themselves are closed by config.ws_guard (a group per user; a socket that
-the message misses checks its credential again before it acts)."""
+Each of them advances the account's credential generation in PostgreSQL, in the
+revocation's own transaction (accounts.services.credential_generation_advance): every
+socket checks it, so a revocation reaches the sockets whatever becomes of Redis. A
+message through the channel layer then closes them at once (config.ws_guard: a group per
+user); a socket it misses finds out at its next check."""
 
 from __future__ import annotations
 
@@ -18,19 +21,24 @@ from django.dispatch import receiver
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from accounts.services import credential_generation_advance
 
 
-def user_sockets_close(*, user_id: int, reason: str) -> None:
-    """Close every websocket of the user, on every server, once the current transaction
-    (the revocation) has committed."""
+def user_sockets_close(*, user: User, reason: str) -> None:
+    """Revoke every websocket of the user: his credential generation is advanced in the
+    current transaction (the revocation's), and once it has committed every socket of his,
+    on every server, is told to close."""
     from config.ws_guard import sockets_close
 
+    credential_generation_advance(user=user)
+    user_id = user.pk
     transaction.on_commit(lambda: sockets_close(user_id=user_id, reason=reason))
 
 
 @receiver(post_delete, sender=Token, dispatch_uid="accounts.sockets.token")
 def _token_deleted(sender: Any, instance: Token, **kwargs: Any) -> None:
-    user_sockets_close(user_id=instance.user_id, reason="token revoked")
+    # Only the id: the account itself may be on its way out (a deletion's cascade).
+    user_sockets_close(user=User(pk=instance.user_id), reason="token revoked")
 
 
 @receiver(post_save, sender=User, dispatch_uid="accounts.sockets.user")
@@ -41,12 +49,12 @@ def _user_saved(sender: Any, instance: User, created: bool, **kwargs: Any) -> No
     # stores it has finished (Django's AbstractBaseUser.save): a password change, by
     # whatever path (the page, the API, the admin, a reset).
     if getattr(instance, "_password", None) is not None:
-        user_sockets_close(user_id=instance.pk, reason="password changed")
+        user_sockets_close(user=instance, reason="password changed")
     elif not instance.is_active:
-        user_sockets_close(user_id=instance.pk, reason="account deactivated")
+        user_sockets_close(user=instance, reason="account deactivated")
 
 
 @receiver(user_logged_out, dispatch_uid="accounts.sockets.logout")
 def _signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    if user is not None and getattr(user, "pk", None) is not None:
-        user_sockets_close(user_id=user.pk, reason="signed out")
+    if isinstance(user, User) and user.pk is not None:
+        user_sockets_close(user=user, reason="signed out")

@@ -25,6 +25,8 @@ from functools import cache
 import redis
 from django.conf import settings
 
+from config.redis_options import redis_options
+
 log = logging.getLogger(__name__)
 
 PREFIX = "club:presence:"
@@ -66,7 +68,7 @@ def _client() -> redis.Redis | None:
     if not url:
         return None
     return redis.Redis.from_url(
-        url, socket_timeout=2, socket_connect_timeout=2, decode_responses=True
+        url, socket_timeout=2, socket_connect_timeout=2, decode_responses=True, **redis_options()
     )
 
 

@@ -20,6 +20,8 @@ import environ
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
+from config.redis_options import redis_options
+
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -192,7 +194,8 @@ REDIS_URL = env.str("REDIS_URL", default="") or None
 if REDIS_URL:
     # The pub/sub layer: about 2.5x the throughput of RedisChannelLayer on this kind of
     # machine; a raised pool (redis-py 8 caps an async pool at 100) and a socket timeout
-    # longer than the layer's receive wait (docs/architecture.md#what-the-websocket-stack-costs).
+    # longer than the layer's receive wait (docs/architecture.md#what-the-websocket-stack-costs);
+    # a dead connection (Redis restarted) retried and idle ones checked (config/redis_options.py).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -203,6 +206,7 @@ if REDIS_URL:
                         "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=1000),
                         "socket_timeout": 30,
                         "socket_connect_timeout": 5,
+                        **redis_options(asyncio=True),
                     }
                 ],
                 # One Redis serves several databases but a single pub/sub namespace:
@@ -222,7 +226,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "thousand-cache",
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2, **redis_options()},
         }
     }
 else:
@@ -407,6 +411,10 @@ GAMES_WS_MAX_PER_ADDRESS = env.int("GAMES_WS_MAX_PER_ADDRESS", default=64)
 # Each open socket's place in those counts is a lease its server renews every third of
 # this; a server that dies leaves places that run out after it.
 GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
+# An open signed-in socket learns within this long that its credential was revoked (its
+# token, its password, a sign-out: checked in PostgreSQL every half of it, and before the
+# socket acts when the last check is older), however the closing message fares in Redis.
+GAMES_WS_CREDENTIAL_SECONDS = env.float("GAMES_WS_CREDENTIAL_SECONDS", default=5.0)
 # ------------------------------------------------------------------ the club (docs/social.md)
 # A club socket that stops without closing (its server died) still counts its person
 # online for at most this many seconds; each process re-scores its sockets every third.

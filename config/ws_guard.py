@@ -7,13 +7,17 @@ tournament's page, the notification area, the echo), docs/security.md "Websocket
   holds a *lease* there that its process renews while the socket is open and gives back
   however the socket ends; a process that dies leaves leases that run out
   (``GAMES_WS_LEASE_SECONDS``), so nobody is kept out by counts nobody holds.
-* **Revocation.** A signed-in socket joins its user's group (:func:`user_group`). When
-  his credentials are revoked (accounts.sockets: his token revoked or rotated, his
-  password changed, a sign-out, the account deactivated) every socket of his is told so
-  and closes with :data:`CLOSE_SIGNED_OUT`; the time of the revocation is kept too, and
-  a socket that acts checks its credential again when a revocation happened since it
-  was signed in (:meth:`GuardedSocket.credential_holds`): the message that closes it
-  travels through the channel layer, and may be lost.
+* **Revocation.** A signed-in socket remembers its account's credential generation as
+  it was signed in (PostgreSQL: accounts.services.credential_generation_advance, on his
+  token revoked or rotated, his password changed, a sign-out, the account deactivated)
+  and, when a session signed it in, that session. Each event loop checks all its sockets
+  against the database (two queries) every half of ``GAMES_WS_CREDENTIAL_SECONDS``, and a
+  socket checks itself before it acts when its last check is older than that
+  (:meth:`GuardedSocket.credential_holds`); a socket whose generation moved on, whose
+  account is no longer active or whose session is gone is told so and closes with
+  :data:`CLOSE_SIGNED_OUT`. The revocation also sends a message to the user's group
+  (:func:`user_group`) that closes his sockets at once; it travels through Redis, and
+  may be lost, which delays the closing by at most that long, nothing else.
 """
 
 from __future__ import annotations
@@ -21,21 +25,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import secrets
-import threading
 import time
 import weakref
-from importlib import import_module
 from typing import Any
 
-import redis
 import redis.asyncio as aredis
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 from django.utils.translation import gettext_lazy as _
 
+from config.redis_options import redis_options
 from games.realtime import ReleasesChannel
 from games.realtime import send as realtime_send
 
@@ -43,10 +44,6 @@ log = logging.getLogger(__name__)
 
 CLOSE_TOO_MANY = 4429
 CLOSE_SIGNED_OUT = 4401
-
-# How far apart the clocks of two machines may be: a revocation stamped up to this long
-# before a socket signed in still makes it check its credential when it acts.
-CLOCK_SKEW = 5.0
 
 # Under the cache's key prefix, so that whatever clears this project's keys in Redis (the
 # test suite before each test) clears these too.
@@ -116,7 +113,6 @@ class _Local:
 
     def __init__(self) -> None:
         self.held: dict[str, set[str]] = {}
-        self.revoked: dict[int, float] = {}
 
     async def take(self, member: str, keys: list[tuple[str, int]]) -> int:
         for number, (key, cap) in enumerate(keys, start=1):
@@ -137,31 +133,23 @@ class _Local:
     async def renew(self, holdings: list[tuple[str, str]]) -> None:
         return None
 
-    async def revoked_at(self, user_id: int) -> float | None:
-        return self.revoked.get(user_id)
-
-    def revoke(self, user_id: int, when: float) -> None:
-        self.revoked[user_id] = when
-
 
 class _Redis:
     """Leases in one sorted set per person or address and kind (member: the socket,
-    score: when its lease runs out); revocation times in plain keys."""
+    score: when its lease runs out)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aredis.Redis] = (
             weakref.WeakKeyDictionary()
         )
-        self.sync_client: redis.Redis | None = None
-        self.lock = threading.Lock()
 
     def client(self) -> aredis.Redis:
         loop = asyncio.get_running_loop()
         client = self.clients.get(loop)
         if client is None:
             client = self.clients[loop] = aredis.Redis.from_url(
-                self.url, socket_timeout=2, socket_connect_timeout=2
+                self.url, socket_timeout=2, socket_connect_timeout=2, **redis_options(asyncio=True)
             )
         return client
 
@@ -190,19 +178,6 @@ class _Redis:
             await client.eval(
                 _RENEW, len(part), *(key for key, _m in part), _lease(), *(m for _k, m in part)
             )
-
-    async def revoked_at(self, user_id: int) -> float | None:
-        value = await self.client().get(f"{PREFIX}revoked:{user_id}")
-        return None if value is None else float(value)
-
-    def revoke(self, user_id: int, when: float) -> None:
-        with self.lock:
-            if self.sync_client is None:
-                self.sync_client = redis.Redis.from_url(
-                    self.url, socket_timeout=2, socket_connect_timeout=2
-                )
-        # Kept for good: a socket may stay open for days, and one key per person is small.
-        self.sync_client.set(f"{PREFIX}revoked:{user_id}", repr(when))
 
 
 _store: _Local | _Redis | None = None
@@ -261,45 +236,106 @@ def _holdings_here() -> _Holdings:
 
 
 def sockets_close(*, user_id: int, reason: str) -> None:
-    """Close every socket of the user (all processes), and keep the time, so that a socket
-    that the message misses finds out when it next acts. Call after the revocation has
-    committed (accounts.sockets)."""
-    try:
-        store().revoke(user_id, time.time())
-    except Exception:
-        log.exception("could not record the revocation of user %s's sockets", user_id)
+    """Tell every socket of the user (all processes) to close at once. Call after the
+    revocation has committed (accounts.sockets), which has advanced his credential
+    generation: a socket that this message misses closes at its next check."""
     text = frame("signed_out", str(SIGNED_OUT))
     realtime_send([(user_group(user_id), text)], "user.revoked")
     log.info("closing every socket of user %s (%s)", user_id, reason)
 
 
-def _credential_holds(scope: dict[str, Any], user_id: int) -> bool:
-    """Whether what signed the socket in still signs ``user_id`` in: its API token, or
-    its session (read again: signed out, or signed out by a password change)."""
-    from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+def _credential_seconds() -> float:
+    return max(float(settings.GAMES_WS_CREDENTIAL_SECONDS), 0.0)
+
+
+# A socket's credential as it was signed in: (user id, generation, session key or None).
+Held = tuple[int, int, str | None]
+
+
+def _revoked(held: list[Held]) -> list[bool]:
+    """For each socket's credential, whether it no longer holds: the account's generation
+    moved on (or it is deactivated, or gone), or the session that signed it in is gone.
+    Two queries, however many sockets."""
+    from accounts.selectors import credential_generations, sessions_existing
 
     try:
-        key = scope.get("auth_token")
-        if key is not None:
-            return Token.objects.filter(key=key, user_id=user_id, user__is_active=True).exists()
-        session = scope.get("session")
-        session_key = getattr(session, "session_key", None)
-        if session_key is None:
-            # Signed in by neither (a test's scope): the account must still be active.
-            return get_user_model().objects.filter(pk=user_id, is_active=True).exists()
-        from channels.auth import get_user
+        generations = credential_generations(user_ids={user_id for user_id, _g, _s in held})
+        sessions = sessions_existing(session_keys={key for _u, _g, key in held if key})
+        return [
+            generations.get(user_id) != generation or (key is not None and key not in sessions)
+            for user_id, generation, key in held
+        ]
+    finally:
+        close_old_connections()
 
-        engine = import_module(settings.SESSION_ENGINE)
-        fresh = {"session": engine.SessionStore(session_key)}
-        user = get_user.func(fresh)  # Django's checks: the session exists, its hash holds
-        return getattr(user, "pk", None) == user_id
+
+def _generation_of(user_id: int) -> int | None:
+    from accounts.selectors import credential_generations
+
+    try:
+        return credential_generations(user_ids=[user_id]).get(user_id)
     finally:
         close_old_connections()
 
 
 _ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-_credential_check = database_sync_to_async(_credential_holds, thread_sensitive=_ON_SQLITE)
+_revoked_read = database_sync_to_async(_revoked, thread_sensitive=_ON_SQLITE)
+_generation_read = database_sync_to_async(_generation_of, thread_sensitive=_ON_SQLITE)
+
+
+async def _check(sockets: list[GuardedSocket]) -> None:
+    """Check the sockets' credentials in the database; close those that no longer hold."""
+    sockets = [s for s in sockets if s.guard_held is not None and not s.guard_closed]
+    if not sockets:
+        return
+    began = time.monotonic()
+    revoked = await _revoked_read([s.guard_held for s in sockets])
+    for socket, gone in zip(sockets, revoked, strict=True):
+        if gone:
+            try:
+                await socket.user_revoked({"text": frame("signed_out", str(SIGNED_OUT))})
+            except Exception:  # closed meanwhile
+                log.debug("could not close a revoked socket", exc_info=True)
+        else:
+            socket.guard_checked = max(socket.guard_checked, began)
+
+
+class _Watch:
+    """The signed-in sockets of one event loop, and the task that checks their
+    credentials every half of ``GAMES_WS_CREDENTIAL_SECONDS`` (at most twice a second)."""
+
+    def __init__(self) -> None:
+        self.sockets: dict[GuardedSocket, None] = {}  # an ordered set
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, socket: GuardedSocket) -> None:
+        self.sockets[socket] = None
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def remove(self, socket: GuardedSocket) -> None:
+        self.sockets.pop(socket, None)
+
+    async def run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(max(_credential_seconds() / 2, 0.5))
+            try:
+                await _check(list(self.sockets))
+            except Exception:  # the database away: the sockets cannot act either
+                log.warning(
+                    "could not check %d sockets' credentials", len(self.sockets), exc_info=True
+                )
+
+
+_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watch] = weakref.WeakKeyDictionary()
+
+
+def _watch_here() -> _Watch:
+    loop = asyncio.get_running_loop()
+    watch = _watches.get(loop)
+    if watch is None:
+        watch = _watches[loop] = _Watch()
+    return watch
 
 
 # -- the consumers' side ------------------------------------------------------------------
@@ -314,7 +350,11 @@ class GuardedSocket(ReleasesChannel):
     socket_kind = "echo"
     guard_user_id: int | None = None
     guard_member: str | None = None
-    auth_at = 0.0
+    # What signed the socket in (:data:`Held`), when it was last checked (monotonic), and
+    # whether it has been told it was signed out.
+    guard_held: Held | None = None
+    guard_checked = 0.0
+    guard_closed = False
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -330,7 +370,6 @@ class GuardedSocket(ReleasesChannel):
         user = scope.get("user")
         user_id = user.pk if user is not None and user.is_authenticated else None
         address = (scope.get("client") or (None,))[0]
-        self.auth_at = float(scope.get("auth_at") or 0.0)
         keys: list[tuple[str, int]] = []
         noun = NOUNS.get(self.socket_kind, self.socket_kind)
         reasons: list[str] = []
@@ -362,9 +401,27 @@ class GuardedSocket(ReleasesChannel):
         if user_id is not None:
             self.guard_user_id = user_id
             await self.channel_layer.group_add(user_group(user_id), self.channel_name)  # type: ignore[attr-defined]
+            await self._hold(scope, user, user_id)
         return True
 
+    async def _hold(self, scope: dict[str, Any], user: Any, user_id: int) -> None:
+        """Remember what signed the socket in, and have it checked from now on. The
+        generation is the one read with the user as the socket was signed in (a
+        revocation since then makes the first check close it)."""
+        generation = getattr(user, "credential_generation", None)
+        if generation is None:
+            generation = await _generation_read(user_id)
+        session_key = None
+        if scope.get("auth_token") is None:
+            session_key = getattr(scope.get("session"), "session_key", None)
+        self.guard_held = (user_id, -1 if generation is None else generation, session_key)
+        self.guard_checked = time.monotonic()
+        _watch_here().add(self)
+
     async def _give_back(self) -> None:
+        if self.guard_held is not None:
+            _watch_here().remove(self)
+            self.guard_held = None
         member, self.guard_member = self.guard_member, None
         if member is not None:
             keys = _holdings_here().remove(member)
@@ -382,28 +439,21 @@ class GuardedSocket(ReleasesChannel):
                     log.debug("could not leave the user's group", exc_info=True)
 
     async def credential_holds(self) -> bool:
-        """Before the socket acts: True unless its credential was revoked since it signed
-        in (then the socket is told so and closed). One Redis read; the database only
-        when a revocation happened since."""
-        user_id = self.guard_user_id
-        if user_id is None:
-            return True
-        try:
-            revoked = await store().revoked_at(user_id)
-        except Exception:
-            log.warning("could not read revocations; checking the credential", exc_info=True)
-            revoked = math.inf
-        if revoked is None or revoked < self.auth_at - CLOCK_SKEW:
-            return True
-        began = time.time()
-        if await _credential_check(self.scope, user_id):  # type: ignore[attr-defined]
-            self.auth_at = began
-            return True
-        await self.user_revoked({"text": frame("signed_out", str(SIGNED_OUT))})
-        return False
+        """Before the socket acts: True unless its credential was revoked (then the socket
+        is told so and closed). Checked in the database when the last check is older than
+        ``GAMES_WS_CREDENTIAL_SECONDS``; the event loop's own checks, every half of it,
+        keep that rare."""
+        if self.guard_held is None:
+            return not self.guard_closed
+        if time.monotonic() - self.guard_checked >= _credential_seconds():
+            await _check([self])
+        return not self.guard_closed
 
     async def user_revoked(self, event: dict[str, Any]) -> None:
-        """His credentials were revoked: say so, and close."""
+        """His credentials were revoked: say so, and close (once)."""
+        if self.guard_closed:
+            return
+        self.guard_closed = True
         await self.send(text_data=event["text"])  # type: ignore[attr-defined]
         await self.close(CLOSE_SIGNED_OUT)  # type: ignore[attr-defined]
 

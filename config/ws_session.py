@@ -6,7 +6,6 @@ every other connection's database calls (issue 15: a player's connect took 25 s 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from channels.auth import AuthMiddleware, get_user
@@ -30,9 +29,8 @@ _user_in_pool = database_sync_to_async(_user_of, thread_sensitive=_ON_SQLITE)
 
 class PooledAuthMiddleware(AuthMiddleware):
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
-        # When the credentials were read: a revocation after it makes the socket check
-        # them again before it acts (config.ws_guard).
-        scope["auth_at"] = time.time()
+        # The user is read with his credential generation: what config.ws_guard checks
+        # the socket against while it is open.
         scope["user"]._wrapped = await _user_in_pool(scope)
 
 

@@ -47,6 +47,8 @@ from typing import Any
 import redis
 from django.conf import settings
 
+from config.redis_options import redis_options
+
 PREFIX = "thousand:bots:"
 # The owners with jobs, scored by the pool's time (seconds) each has had: a sorted set.
 OWNERS_KEY = PREFIX + "owners"
@@ -146,7 +148,7 @@ class Later:
 
 @functools.cache
 def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2, **redis_options())
 
 
 def client() -> redis.Redis:

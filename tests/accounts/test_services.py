@@ -2,7 +2,13 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from accounts.models import User
-from accounts.services import user_create, user_language_update, user_profile_update
+from accounts.services import (
+    token_get_or_create,
+    token_revoke,
+    user_create,
+    user_language_update,
+    user_profile_update,
+)
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +67,18 @@ def test_user_language_update_refuses_an_unknown_language_and_keeps_the_row():
 
     user.refresh_from_db()
     assert user.preferred_language == "ru"
+
+
+def test_a_whole_save_of_an_account_read_before_a_revocation_does_not_undo_it() -> None:
+    """What an open websocket checks (config.ws_guard): a form or the admin that saves the
+    whole account, read before its token was revoked, must not write the old generation
+    back."""
+    user = UserFactory()
+    token_get_or_create(user=user)
+    read_before = User.objects.get(pk=user.pk)
+    token_revoke(user=user)
+
+    read_before.display_name = "Renamed"
+    read_before.save()
+
+    assert User.objects.get(pk=user.pk).credential_generation == 1

@@ -319,12 +319,13 @@ def test_a_socket_that_missed_the_revocation_is_refused_when_it_acts(
 ) -> None:
     """The message that closes them is lost (a Redis blip, dropped here on purpose): the
     socket of the revoked token, and the one of the session the password change signed
-    out, each try the first action of the deal."""
+    out, each try the first action of the deal. (The servers check a credential before
+    every action: by default only when the last check is older than a few seconds.)"""
     user = UserFactory(password=PASSWORD)
     table = started_for_one(user)
     (token,) = tokens_for([user])
     other_browser = session_cookie(user)
-    ports = servers()
+    ports = servers(GAMES_WS_CREDENTIAL_SECONDS="0")
     monkeypatch.setattr(ws_guard, "realtime_send", lambda *args, **kwargs: None)
 
     async def run() -> list[Any]:
