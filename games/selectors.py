@@ -302,3 +302,20 @@ def match_record_export(*, table_id: int) -> dict[str, Any]:
             "a duplicate round's boards are secret until every table has played them"
         )
     return result.record
+
+
+def rematch_check(*, table: Table, user: User, ended: bool = True) -> None:
+    """Why ``user`` may not play ``table`` again ("play again"), raised as the table error;
+    nothing raised: he may. He must have played the match, it must be nobody else's to
+    seat again (a duplicate round's; a tournament's, :data:`games.signals.table_rematching`)
+    and, unless ``ended`` is False (the page asks while the match is still on), it must
+    have ended."""
+    from games.signals import table_rematching
+
+    if ended and table.status != Table.Status.FINISHED:
+        raise errors.Illegal("the match has not ended: play it again once it is over")
+    if table.dealing_source:
+        raise errors.Forbidden("a duplicate round's table is not played again")
+    if not table.seats.filter(user=user).exists():
+        raise errors.NotSeated("only a player of this match may play it again")
+    table_rematching.send(sender=Table, table=table)
