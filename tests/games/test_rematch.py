@@ -82,7 +82,7 @@ def test_only_a_player_of_the_match_may_play_it_again():
 
 
 def test_a_tournaments_table_is_not_played_again():
-    tournament, users = running(players=3)
+    tournament, _users = running(players=3)
     play_round(tournament)
     table = Table.objects.get(tournament_assignment__round__tournament=tournament)
     user = next(s.user for s in table.seats.all() if s.user is not None)
