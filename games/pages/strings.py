@@ -94,7 +94,6 @@ def table_strings() -> dict[str, object]:
         "summary_failed_took": _("{name} failed the contract of {value}: took {took} of {value}."),
         "bidding": _("Bidding"),
         "bid_of": _("{name}: {value}"),
-        "passed_names": _("Passed: {names}"),
         "match_over": _("The match is over"),
         "watch_replay": _("Watch the replay"),
         "table_rules": _("Rules of this table"),

@@ -534,15 +534,14 @@ function marriageLeads(view) {
 
 // ---------------------------------------------------------------- side panel, clock
 
-/** The deal's bidding so far, in order: every bid with its bidder, then who passed. */
+/** The deal's bidding so far, call by call in order (a pass is a call of null). */
 function biddingHistory({ view, t, name }) {
-  const bids = view.bids || [];
-  const passed = view.passed || [];
-  if (!view.phase || (!bids.length && !passed.length)) return null;
+  const calls = view.bids || [];
+  if (!view.phase || !calls.length) return null;
   return h("div", { class: "bidding-history" },
     h("h3", {}, t("bidding")),
-    h("ol", {}, bids.map(([seat, value]) => h("li", {}, t("bid_of", { name: name(seat), value })))),
-    passed.length ? h("p", { class: "passed" }, t("passed_names", { names: passed.map((s) => name(s)).join(", ") })) : null);
+    h("ol", {}, calls.map(([seat, value]) =>
+      h("li", { class: value === null ? "pass" : "bid" }, t("bid_of", { name: name(seat), value: value === null ? t("pass") : value })))));
 }
 
 function info(env) {
