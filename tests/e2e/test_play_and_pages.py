@@ -205,3 +205,25 @@ def test_play_again_after_a_match_starts_the_same_match_against_the_same_bots(pa
     page.wait_for_selector("#table-root .felt")
 
     assert page.locator(".table-bar .deal-no").inner_text() == "Deal 1 of 3"
+
+
+SHEET_NUMBERS = """async () => {
+    const { renderSheet } = await import("/static/js/sheet.js");
+    const row = (deal, outcome, declarer, contract) => ({
+        deal, outcome, dealer: 0, declarer, contract, bid: contract, golden: false, dark: false,
+        deltas: [0, 0, 0], scores: [0, 0, 0], bolts: [0, 0, 0], barrel: null, lines: [], notes: [],
+    });
+    const sheet = [row(0, "made", 1, 100), row(1, "redeal", null, null), row(2, "failed", 2, 110)];
+    const table = renderSheet(sheet, { players: 3, name: (s) => `Seat ${s + 1}`, t: (k) => k, open: new Set() });
+    document.querySelector("#table-root").append(table);
+    return [...table.querySelectorAll("tbody.deal-row .sheet-toggle")].map((b) => b.textContent);
+}"""
+
+
+@SCREENS
+def test_the_score_sheet_numbers_a_redeal_as_the_deal_dealt_again(pages, screen):
+    page = pages.new(**screen)
+    sign_up(page)
+    quick_match(page, "3")
+
+    assert page.evaluate(SHEET_NUMBERS) == ["1", "2", "2"]
