@@ -93,7 +93,6 @@ def table_strings() -> dict[str, object]:
         "summary_made_took": _("{name} made the contract of {value}: took {took} of {value}."),
         "summary_failed_took": _("{name} failed the contract of {value}: took {took} of {value}."),
         "bidding": _("Bidding"),
-        "bid_of": _("{name}: {value}"),
         "match_over": _("The match is over"),
         "watch_replay": _("Watch the replay"),
         "table_rules": _("Rules of this table"),

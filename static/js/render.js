@@ -541,7 +541,7 @@ function biddingHistory({ view, t, name }) {
   return h("div", { class: "bidding-history" },
     h("h3", {}, t("bidding")),
     h("ol", {}, calls.map(([seat, value]) =>
-      h("li", { class: value === null ? "pass" : "bid" }, t("bid_of", { name: name(seat), value: value === null ? t("pass") : value })))));
+      h("li", { class: value === null ? "pass" : "bid" }, `${name(seat)}: ${value === null ? t("pass") : value}`))));
 }
 
 function info(env) {
