@@ -51,3 +51,15 @@ def validate_time_zone(value: str) -> None:
             code="invalid_time_zone",
             params={"value": value},
         )
+
+
+def zone_of(user: object) -> zoneinfo.ZoneInfo | None:
+    """The zone a person chose in his profile, or None for the site's (also for a name
+    the zone database of this machine no longer knows: a page must not fail on it)."""
+    name = getattr(user, "time_zone", "") or ""
+    if not name:
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None

@@ -200,7 +200,13 @@ class ChatReport(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.message_id}: {self.reason[:40]}"
+        # The admin's titles name the report by this: never a bare "#3:" (no reason given).
+        if self.reason:
+            return _("Report of message #%(id)s: %(reason)s") % {
+                "id": self.message_id,
+                "reason": self.reason[:40],
+            }
+        return _("Report of message #%(id)s") % {"id": self.message_id}
 
 
 class ChatBan(models.Model):

@@ -181,6 +181,7 @@ class TournamentAccess:
     read: bool
     write: bool
     playing_now: list[int]  # people seated at its tables playing now
+    closed: bool = False  # the tournament was cancelled: its chat is read, never written
 
 
 def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> TournamentAccess:
@@ -211,7 +212,10 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
         ).values_list("user_id", flat=True)
         if uid is not None
     ]
-    return TournamentAccess(read=allowed, write=allowed, playing_now=playing)
+    closed = t.status == Tournament.Status.CANCELLED
+    return TournamentAccess(
+        read=allowed, write=allowed and not closed, playing_now=playing, closed=closed
+    )
 
 
 def readable_messages(
@@ -297,6 +301,7 @@ class Room:
     ignored: set[int]
     follows: list[int]
     history: list[dict[str, Any]]
+    closed: bool = False  # a cancelled tournament's chat: nobody writes any more
 
 
 def chat_room(
@@ -332,6 +337,7 @@ def chat_room(
         switches = me is not None and (table.created_by_id == me.pk or me.is_staff)
         room: str | None = Rooms.PLAYERS if seated else Rooms.SPECTATORS
         writes = me is not None and not off and not switched_off
+        closed = False
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_of(table.pk))
     else:
         assert tournament_id is not None  # readable_messages refuses neither place
@@ -341,6 +347,7 @@ def chat_room(
         switches = False
         room = Rooms.TOURNAMENT
         writes = me is not None and not off and access.write
+        closed = access.closed
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_id)
     history: list[dict[str, Any]] = []
     if not off:
@@ -365,6 +372,7 @@ def chat_room(
         ignored=ignored,
         follows=follows,
         history=history,
+        closed=closed,
     )
 
 
@@ -378,6 +386,7 @@ def chat_state(room: Room) -> dict[str, Any]:
         "chat_off": room.chat_off,
         "table_chat_off": room.table_chat_off,
         "switches_table": room.switches_table,
+        "closed": room.closed,
         "moderator": room.moderator,
         "follows": room.follows,
         "messages": room.history,

@@ -85,6 +85,16 @@ class Table(models.Model):
     # seed and the entrants' seeds. The table's dealings come from it, dealt from the
     # dealer, take no client seeds and stay secret until the round is over.
     dealing_source = models.JSONField(_("dealing source"), null=True, blank=True)
+    # "Play again": the table opened after this finished one with the same kind of match,
+    # people and bots (games.services.table_rematch); its other players join it from here.
+    rematch = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_of",
+        verbose_name=_("rematch"),
+    )
 
     class Meta:
         verbose_name = _("table")

@@ -322,3 +322,57 @@ def match_record_export(*, table_id: int) -> dict[str, Any]:
             "a duplicate round's boards are secret until every table has played them"
         )
     return result.record
+
+
+def rematch_check(*, table: Table, user: User, ended: bool = True) -> None:
+    """Why ``user`` may not play ``table`` again ("play again"), raised as the table error;
+    nothing raised: he may. He must have played the match, it must be nobody else's to
+    seat again (a duplicate round's; a tournament's, :data:`games.signals.table_rematching`)
+    and, unless ``ended`` is False (the page asks while the match is still on), it must
+    have ended."""
+    from games.signals import table_rematching
+
+    if ended and table.status != Table.Status.FINISHED:
+        raise errors.Illegal("the match has not ended: play it again once it is over")
+    if table.dealing_source:
+        raise errors.Forbidden("a duplicate round's table is not played again")
+    if not table.seats.filter(user=user).exists():
+        raise errors.NotSeated("only a player of this match may play it again")
+    table_rematching.send(sender=Table, table=table)
+
+
+CASUAL_RECENT = 10
+
+
+def player_casual_matches(*, user: User, recent: int = CASUAL_RECENT) -> dict[str, Any]:
+    """A person's finished unrated ("casual") matches, apart from the rated ones the
+    ratings count: how many, how many won (first place, an organiser's amended place
+    where there is one) and the latest ``recent`` of them, newest first."""
+    results = list(
+        MatchResult.objects.filter(table__seats__user=user, table__rated=False)
+        .select_related("table")
+        .prefetch_related("table__seats")
+        .order_by("-finished_at")
+        .distinct()
+    )
+    amended = amendments(r.table_id for r in results)
+    rows = []
+    for result in results:
+        seat = next(s.number for s in result.table.seats.all() if s.user_id == user.pk)
+        amendment = amended.get(result.table_id)
+        place = amendment.places[seat] if amendment is not None else int(result.placements[seat])
+        rows.append(
+            {
+                "table_id": result.table_id,
+                "finished_at": result.finished_at,
+                "players": result.table.players,
+                "place": place,
+                "score": result.final_scores[seat],
+                "amended": amendment,
+            }
+        )
+    return {
+        "matches": len(rows),
+        "wins": sum(1 for row in rows if row["place"] == 1),
+        "recent": rows[:recent],
+    }

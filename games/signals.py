@@ -20,3 +20,7 @@ table_opened = Signal()
 # ``table_ids``; a receiver (tournaments: an organiser amended a table's result) answers
 # ``{table_id: Amendment}`` for the tables whose places were amended.
 result_amendments = Signal()
+# Sent before a finished table is played again (``table_rematch``) and when its page asks
+# whether to offer it; kwargs ``table``. A receiver refuses by raising a ``games.errors``
+# error (tournaments: a tournament's table is seated again only by its tournament).
+table_rematching = Signal()

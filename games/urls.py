@@ -17,6 +17,7 @@ urlpatterns = [
     path("tables/<int:table_id>/bots/", views.table_add_bot, name="add_bot"),
     path("tables/<int:table_id>/start/", views.table_start, name="start"),
     path("tables/<int:table_id>/resign/", views.table_resign, name="resign"),
+    path("tables/<int:table_id>/rematch/", views.table_rematch, name="rematch"),
     path("tables/<int:table_id>/replay/", views.replay, name="replay"),
     path(
         "tables/<int:table_id>/replay/deals/<int:number>/",

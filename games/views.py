@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -33,6 +34,8 @@ from games.pages.duplicate import duplicate_words, in_boards
 from games.pages.forms import BotForm, CreateTableForm, PracticeForm, presets_json
 from games.pages.options import (
     BOT_LEVEL_HELP,
+    BOT_LEVEL_LABELS,
+    BOT_LEVEL_WORDS,
     all_lines,
     differences,
     preset_label,
@@ -91,7 +94,11 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         "tables": tables,
         "my_tables": mine,
         "bot_form": PracticeForm(),
-        "bot_levels": [str(BOT_LEVEL_HELP[level]) for level in BOT_LEVEL_HELP],
+        # Each level under the word its menu names it by, every level the menu offers.
+        "bot_levels": [
+            {"name": capfirst(str(BOT_LEVEL_WORDS[level])), "help": BOT_LEVEL_HELP[level]}
+            for level in BOT_LEVEL_LABELS
+        ],
         "page": page,
         "newer_page": page - 1 if page > 1 else None,
         "older_page": page + 1 if len(rows) > LOBBY_PAGE_SIZE else None,
@@ -247,6 +254,39 @@ def table_resign(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect("games:table", table_id=table_id)
 
 
+@login_required
+@require_POST
+@_refusal_shown()
+def table_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """ "Play again" after a match: the rematch table (opened, or joined if another player
+    of the match opened it first)."""
+    rematch = services.table_rematch(
+        table=table_id, user=signed_in(request.user), address=client_address(request)
+    )
+    return redirect("games:table", table_id=rematch.pk)
+
+
+def _rematch_offer(table: Table, user: Visitor) -> dict[str, Any] | None:
+    """What the end of the match offers this visitor: "Play again", "Join the rematch" —
+    or nothing (he did not play it, or it is a tournament's or a duplicate round's)."""
+    if not user.is_authenticated or table.status not in (
+        Table.Status.PLAYING,
+        Table.Status.FINISHED,
+    ):
+        return None
+    try:
+        selectors.rematch_check(table=table, user=signed_in(user), ended=False)
+    except errors.TableError:
+        return None
+    rematch = table.rematch
+    if rematch is not None and (
+        rematch.status != Table.Status.OPEN or rematch.seats.filter(user_id=user.pk).exists()
+    ):
+        return {"label": _("Go to the rematch"), "url": reverse("games:table", args=[rematch.pk])}
+    label = _("Join the rematch") if rematch is not None else _("Play again")
+    return {"label": label, "url": None}
+
+
 # -- a table -----------------------------------------------------------------------------
 
 
@@ -293,6 +333,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         else reverse("games:replay", args=[table.pk]),
         # The browser measures its clock's distance from the server's with this.
         "now": timezone.now().isoformat(),
+        # "Play again" at the end of the match (a button of the board when it is won).
+        "rematch": _rematch_offer(table, user),
     }
     invite_url = None
     if table.is_private and seat is not None:
@@ -322,6 +364,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "invite": invite,
             "invite_url": invite_url,
             "ending": _ending(table),
+            "rematch": config["rematch"],
+            # The board itself offers it when the match was won (static/js/render.js).
+            "rematch_shown": table.status == Table.Status.FINISHED
+            and getattr(getattr(table, "result", None), "winner_seat", None) is None,
             # A resigned player (or one an organiser put out) has nothing left to resign.
             "resigned": seat is not None and seat in by_number and by_number[seat].resigned,
             "config": config,

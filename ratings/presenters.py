@@ -10,7 +10,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from accounts.types import User
-from games.selectors import amendments
+from games.selectors import amendments, player_casual_matches
 from ratings import selectors
 from ratings.chart import Series, rating_chart_svg
 
@@ -52,10 +52,15 @@ def profile_context(user: User) -> dict[str, Any]:
         }
         for c in changes
     ]
+    casual = player_casual_matches(user=user)
+    for row in casual["recent"]:
+        row["replay_url"] = replay_url(row["table_id"])
     return {
         "ratings": selectors.player_ratings(user=user),
         "chart": mark_safe(chart),  # built from numbers and escaped text only
         "series": series,
         "recent": recent,
         "stats": selectors.player_stats(user=user),
+        # Unrated play, apart from the rated figures above: the ratings never count it.
+        "casual": casual,
     }

@@ -522,6 +522,8 @@ class Notification(models.Model):
         CHECK_IN = "check_in", _("check-in is open")
         TABLE_READY = "table_ready", _("your table is ready")
         CANCELLED = "cancelled", _("the tournament is cancelled")
+        DISQUALIFIED = "disqualified", _("you were disqualified")
+        AMENDED = "amended", _("your table's places were amended")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -4,6 +4,7 @@ pages of live tables ask which of their results an organiser amended."""
 from collections.abc import Iterable
 from typing import Any
 
+from games import errors as game_errors
 from games.placing import Amendment
 from tournaments.models import Assignment
 
@@ -37,3 +38,9 @@ def on_result_amendments(
         for a in amended
         if a.table_id is not None
     }
+
+
+def refuse_rematch(sender: Any, *, table: Any, **kwargs: Any) -> None:
+    """A tournament's table is seated again only by its tournament: no "play again"."""
+    if Assignment.objects.filter(table_id=table.pk).exists():
+        raise game_errors.Forbidden("a tournament's table is not played again")

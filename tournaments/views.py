@@ -9,9 +9,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.timezones import zone_of
 from accounts.types import signed_in
 from tournaments import errors, live, notices, selectors, services
 from tournaments.selectors import duplicate as duplicate_selectors
@@ -124,13 +126,21 @@ def _visible_or_404(request: HttpRequest, tournament_id: int) -> Any:
     return t
 
 
+def _event_zone(t: Any) -> Any:
+    """The zone a printed page gives its times in: the organiser's (the room the sheet is
+    pinned up in), whoever prints it; the site's when he chose none."""
+    return zone_of(t.created_by) or timezone.get_default_timezone()
+
+
 def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    """A printable page of one round: its tables, seats, players and start time."""
+    """A printable page of one round: its tables, seats, players and start time, in the
+    event's zone (:func:`_event_zone`)."""
     t = _visible_or_404(request, tournament_id)
     sheet = selectors.round_sheet(t, number)
     if sheet is None:
         raise Http404
-    return render(request, "tournaments/round_sheet.html", {"t": t, "r": sheet})
+    with timezone.override(_event_zone(t)):
+        return render(request, "tournaments/round_sheet.html", {"t": t, "r": sheet})
 
 
 def round_boards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
@@ -146,11 +156,12 @@ def round_boards(request: HttpRequest, tournament_id: int, number: int) -> HttpR
 def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A printable page of the standings (final once the event is finished)."""
     t = _visible_or_404(request, tournament_id)
-    return render(
-        request,
-        "tournaments/standings_print.html",
-        {"t": t, "standings": selectors.standings(tournament=t)},
-    )
+    with timezone.override(_event_zone(t)):
+        return render(
+            request,
+            "tournaments/standings_print.html",
+            {"t": t, "standings": selectors.standings(tournament=t)},
+        )
 
 
 def _csv(name: str, text: str) -> HttpResponse:

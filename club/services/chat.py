@@ -140,6 +140,8 @@ def chat_say(
             from club.selectors import tournament_chat_access
 
             access = tournament_chat_access(user=user, tournament_id=tournament_id)
+            if access.closed:
+                raise errors.Forbidden(_("The tournament was cancelled: its chat is closed."))
             if not access.write:
                 raise errors.Forbidden(_("Only the entrants and the organiser write here."))
             _checks(user, tournament_id)

@@ -232,20 +232,25 @@ BOT_LEVEL_LABELS: dict[str, Promise] = {
 
 BOT_LEVEL_HELP: dict[str, Promise] = {
     "random": _(
-        "Random: plays any legal card, instantly. For a first look at the table only: "
-        "nobody plays well enough to reach 1000 from the barrel, so a match against random "
-        "bots can go on for an hour and more without ending."
+        "plays any legal card, instantly. For a first look at the table only: nobody plays "
+        "well enough to reach 1000 from the barrel, so a match against random bots can go on "
+        "for an hour and more without ending."
     ),
     "basic": _(
-        "Basic: plays by rules of thumb (counts its sure tricks, bids what its hand can "
-        "make), in a blink. A fair first opponent; its matches end like anyone's."
+        "plays by rules of thumb (counts its sure tricks, bids what its hand can make), in a "
+        "blink. A fair first opponent; its matches end like anyone's."
     ),
     "strong": _(
-        "Strong: before each move tries hundreds of ways the unseen cards may lie, about a "
-        "third of a second a move. The hardest opponent here."
+        "before each move tries hundreds of ways the unseen cards may lie, about a third of "
+        "a second a move. A hard opponent."
+    ),
+    "master": _(
+        "the strong bot's search with about five times the time, up to a few seconds a "
+        "move. The hardest opponent here, for practice."
     ),
 }
-"""What each bot level is like, for the lobby: how well it plays and how fast."""
+"""What each bot level is like, for the lobby: how well it plays and how fast; the lobby
+puts the level's own word (:data:`BOT_LEVEL_WORDS`, as the menus name it) in front."""
 
 BOT_LEVEL_WORDS: dict[str, Promise] = {
     "random": pgettext_lazy("bot level", "random"),

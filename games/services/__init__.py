@@ -36,6 +36,7 @@ from games.services.tables import (
     table_leave,
     table_open,
     table_play_bots,
+    table_rematch,
     table_resign,
     table_start,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "table_open",
     "table_options",
     "table_play_bots",
+    "table_rematch",
     "table_resign",
     "table_start",
 ]

@@ -250,6 +250,47 @@ def table_play_bots(
 
 
 @transaction.atomic
+def table_rematch(*, table: Table | int, user: User, address: str | None = None) -> Table:
+    """ "Play again" after a match: the same kind of table (players, preset and options,
+    rated, private, clock) with the same bots in the same places round the table, opened
+    and started through :func:`table_open`, :func:`seat_fill_with_bot` and
+    :func:`table_start`, so the caps on open tables and on tables of bots apply as to any.
+    The player who asks first sits at seat 0 and the others keep their order after him.
+    With bots only it starts at once; the other people of the match join it by asking in
+    their turn (the creator starts it when they are in). Asking again gives the same
+    rematch."""
+    # The person's lock before any table's, the order table_start takes them in.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    old = common.locked_table(common.table_pk(table))
+    selectors.rematch_check(table=old, user=user)
+    if old.rematch_id is not None:
+        new = Table.objects.get(pk=old.rematch_id)
+        if new.status == Table.Status.OPEN and not new.seats.filter(user=user).exists():
+            table_join(table=new, user=user, invite_code=new.invite_code)
+        return new
+    seats = list(old.seats.all())
+    mine = next(s.number for s in seats if s.user_id == user.pk)
+    new = table_open(
+        user=user,
+        players=old.players,
+        preset=old.preset,
+        options=old.options,
+        rated=old.rated,
+        private=old.is_private,
+        move_seconds=old.move_seconds,
+    )
+    for seat in seats:
+        if seat.is_bot:
+            number = (seat.number - mine) % old.players
+            seat_fill_with_bot(table=new, level=seat.bot_level, by=user, number=number)
+    old.rematch = new
+    old.save(update_fields=["rematch"])
+    if all(s.is_bot or s.user_id == user.pk for s in seats):
+        return table_start(table=new, user=user, address=address or "")
+    return new
+
+
+@transaction.atomic
 def table_resign(*, table: Table | int, user: User) -> None:
     """Give up: a bot plays the seat to the end and the player finishes last. When the
     last person at the table resigns, nobody is left to play: the match ends at once with

@@ -107,8 +107,9 @@ export function createTable(root, ctx) {
 
 function bar({ model, view, t, name }) {
   const items = [];
-  const dealNo = (model.sheet?.length ?? 0) + (view.phase && view.phase !== "complete" ? 1 : 0);
-  if (dealNo) items.push(h("span", { class: "bar-item" }, t("deal_n", { n: dealNo })));
+  const dealNo = dealNumber(model.sheet, view);
+  const of = view.options?.deals;
+  if (dealNo) items.push(h("span", { class: "bar-item deal-no" }, of ? t("deal_n_of", { n: dealNo, of }) : t("deal_n", { n: dealNo })));
   if (view.golden) items.push(h("span", { class: "badge golden" }, "★ ", t("golden")));
   else if (view.dark) items.push(h("span", { class: "badge dark" }, "◐ ", t("dark")));
   if (view.declarer !== null && view.declarer !== undefined) {
@@ -133,6 +134,16 @@ function bar({ model, view, t, name }) {
     );
   }
   return items;
+}
+
+/** The deal's number as the players count them: a redeal is not a deal of its own
+ * (docs/spec.md §2.9, §3.7), so the deal dealt again keeps the number it had. 0: none. */
+export function dealNumber(sheet, view) {
+  if (!view.phase) return 0;
+  const rows = sheet || [];
+  // A complete deal is the sheet's last row already: count only the rows before it.
+  const before = view.phase === "complete" ? rows.slice(0, -1) : rows;
+  return before.filter((row) => row.outcome !== "redeal").length + 1;
 }
 
 // ---------------------------------------------------------------- seats and the middle
@@ -312,7 +323,13 @@ function lastDealSummary(row, { t, name }) {
   let text;
   if (row.outcome === "redeal") text = t("summary_redeal");
   else if (row.outcome === "written_off") text = t("summary_written_off", { name: name(row.declarer), value: row.contract ?? row.bid });
-  else text = t(row.outcome === "made" ? "summary_made" : "summary_failed", { name: name(row.declarer), value: row.contract });
+  else {
+    // What the declarer took: his card points and marriages (docs/spec.md §2.8).
+    const line = (row.lines || []).find((l) => l.seat === row.declarer);
+    const took = line ? line.card_points + line.marriages : null;
+    const key = row.outcome === "made" ? "summary_made" : "summary_failed";
+    text = t(took === null ? key : `${key}_took`, { name: name(row.declarer), value: row.contract, took });
+  }
   return h("p", { class: `deal-summary ${row.outcome}` }, text);
 }
 
@@ -325,8 +342,19 @@ function matchOver({ model, view, t, name }) {
     h("h2", {}, t("match_over")),
     h("p", {}, t("winner_is", { name: name(view.winner) })),
     h("ol", {}, order.map((s) => h("li", {}, `${name(s)}: ${view.scores[s]}`))),
-    link ? h("a", { class: "button", href: link }, t("watch_replay")) : null,
+    h("div", { class: "row-actions" },
+      rematchButton(model),
+      link ? h("a", { class: "button secondary", href: link }, t("watch_replay")) : null),
   );
+}
+
+/** "Play again": the page's own rematch form (it carries the CSRF token) or its link. */
+function rematchButton(model) {
+  const offer = model.rematch;
+  if (!offer) return null;
+  if (offer.url) return h("a", { class: "button rematch-button", href: offer.url }, offer.label);
+  return h("button", { type: "button", class: "primary rematch-button", dataset: { key: "rematch" },
+    onclick: () => document.getElementById("rematch-form")?.requestSubmit() }, offer.label);
 }
 
 // ---------------------------------------------------------------- prompt, actions, hand
@@ -506,8 +534,21 @@ function marriageLeads(view) {
 
 // ---------------------------------------------------------------- side panel, clock
 
-function info({ model, view, t, name }) {
+/** The deal's bidding so far, call by call in order (a pass is a call of null). */
+function biddingHistory({ view, t, name }) {
+  const calls = view.bids || [];
+  if (!view.phase || !calls.length) return null;
+  return h("div", { class: "bidding-history" },
+    h("h3", {}, t("bidding")),
+    h("ol", {}, calls.map(([seat, value]) =>
+      h("li", { class: value === null ? "pass" : "bid" }, `${name(seat)}: ${value === null ? t("pass") : value}`))));
+}
+
+function info(env) {
+  const { model, view, t, name } = env;
   const out = [];
+  const bidding = biddingHistory(env);
+  if (bidding) out.push(bidding);
   if (view.last_trick?.length && view.trick?.length) {
     out.push(
       h("div", { class: "last-trick" }, h("h3", {}, t("last_trick")),

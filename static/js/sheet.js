@@ -39,7 +39,12 @@ export function renderSheet(sheet, ctx) {
       ),
     ),
   );
+  // Deals as the players count them: a redeal is no deal of its own (docs/spec.md §2.9),
+  // so its row and the deal dealt again after it carry the same number.
+  let counted = 0;
   sheet.forEach((row, index) => {
+    const number = counted + 1;
+    if (row.outcome !== "redeal") counted += 1;
     const body = h("tbody", { class: `deal-row outcome-${row.outcome}`, dataset: { deal: row.deal } });
     const expanded = open.has(index);
     const toggle = h(
@@ -48,7 +53,7 @@ export function renderSheet(sheet, ctx) {
         type: "button",
         class: "sheet-toggle",
         "aria-expanded": expanded ? "true" : "false",
-        "aria-label": t("sheet_details", { n: row.deal + 1 }),
+        "aria-label": t("sheet_details", { n: number }),
         dataset: { key: `sheet-${index}` },
         onclick: (event) => {
           if (open.has(index)) open.delete(index);
@@ -59,7 +64,7 @@ export function renderSheet(sheet, ctx) {
           event.currentTarget.setAttribute("aria-expanded", now ? "true" : "false");
         },
       },
-      String(row.deal + 1),
+      String(number),
       row.golden ? h("span", { class: "badge golden", title: t("golden") }, "★") : null,
       row.dark && !row.golden ? h("span", { class: "badge dark", title: t("dark") }, "◐") : null,
     );

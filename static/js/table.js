@@ -151,7 +151,7 @@ export function startTable(root) {
     // Before the start there is no view: the server draws the waiting room.
     if (!state.view) return;
     board ??= createTable(root, ctx);
-    board.update({ ...state, pending: Boolean(state.pending) });
+    board.update({ ...state, pending: Boolean(state.pending), rematch: config.rematch });
     root.dataset.version = String(state.version);
     root.dataset.phase = state.view?.phase ?? "";
     root.dataset.toAct = state.view?.to_act ?? "";
@@ -297,5 +297,23 @@ export function startTable(root) {
   return { state, socket };
 }
 
+/** The waiting room's invite link: Copy puts it on the clipboard (or, where the browser
+ * keeps the clipboard from the page, selects it for the player to copy) and says so. */
+export function wireInviteCopy() {
+  const button = document.getElementById("copy-invite");
+  const input = document.getElementById("invite-url");
+  const done = document.getElementById("invite-copied");
+  button?.addEventListener("click", async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      document.execCommand("copy");
+    }
+    if (done) done.hidden = false;
+  });
+}
+
+wireInviteCopy();
 const root = document.getElementById("table-root");
 if (root && document.getElementById("table-config")) startTable(root);

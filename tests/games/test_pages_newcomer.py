@@ -103,8 +103,9 @@ def test_the_lobby_explains_every_bot_level_and_warns_that_random_bots_may_never
 
     levels = re.search(r'<ul class="help bot-levels">(.*?)</ul>', page, re.S)
     assert levels is not None
-    items = re.findall(r"<li>(.*?)</li>", levels.group(1), re.S)
-    assert [i.split(":")[0] for i in items] == ["Random", "Basic", "Strong"]
+    items = re.findall(r"<li><strong>(.*?)</strong>(.*?)</li>", levels.group(1), re.S)
+    assert [name for name, _help in items] == ["Random", "Basic", "Strong", "Master"]
+    items = [help_text for _name, help_text in items]
     assert "without ending" in items[0]
     assert "a match may never end" in page  # the choice itself carries the note
 

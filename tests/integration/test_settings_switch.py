@@ -56,7 +56,7 @@ def test_no_variables_give_the_embedded_default(tmp_path):
 
     assert seen["vendor"] == "sqlite"
     assert seen["layer"] == "InMemoryChannelLayer"
-    assert seen["broker"] == "memory://"
+    assert seen["broker"] == "memory://localhost/"
     assert seen["eager"] is True
     assert seen["health"]["status"] == "ok", seen["health"]
 

@@ -318,3 +318,18 @@ def test_the_schedule_shows_its_times_with_the_sites_time_zone(client: Client) -
     page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     schedule = page.split('data-live-part="schedule"')[1].split("</section>")[0]
     assert schedule.count(" UTC") >= 3
+
+
+def test_the_round_sheet_gives_the_times_in_the_organisers_zone_whoever_prints_it(
+    client: Client,
+) -> None:
+    t, _users = running(3, rounds=1)
+    t.created_by = UserFactory(time_zone="Europe/Kyiv")
+    t.save(update_fields=["created_by"])
+    rnd = t.round_set.get()
+    rnd.starts_at = datetime(2026, 12, 3, 18, 11, tzinfo=UTC)
+    rnd.save(update_fields=["starts_at"])
+
+    page = client.get(reverse("tournaments:round_sheet", args=[t.pk, 1])).content.decode()
+
+    assert "starts 3 December 2026, 20:11 EET" in page

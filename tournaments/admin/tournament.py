@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -230,6 +230,18 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
 
     @admin.action(description=_("Cancel… (asks for a reason; the entrants are told)"))
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
+        # One already cancelled (or finished) is not asked about again, nor counted.
+        over = (Tournament.Status.CANCELLED, Tournament.Status.FINISHED)
+        for t in queryset.filter(status__in=over):
+            said = (
+                gettext("%(name)s is already cancelled.")
+                if t.status == Tournament.Status.CANCELLED
+                else gettext("%(name)s has finished: it cannot be cancelled.")
+            )
+            messages.warning(request, said % {"name": t.name})
+        queryset = queryset.exclude(status__in=over)
+        if not queryset.exists():
+            return None
         return ask_reason(
             self,
             request,

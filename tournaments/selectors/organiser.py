@@ -31,6 +31,16 @@ def notification_text(note: Any) -> str:
         return _("%(name)s: your table is ready.") % {"name": name}
     if note.kind == Notification.Kind.CANCELLED:
         return _("%(name)s is cancelled: %(reason)s") % {"name": name, "reason": note.text}
+    if note.kind == Notification.Kind.DISQUALIFIED:
+        return _("%(name)s: the organiser disqualified you: %(reason)s") % {
+            "name": name,
+            "reason": note.text or _("no reason given"),
+        }
+    if note.kind == Notification.Kind.AMENDED:
+        return _("%(name)s: the organiser amended the places at your table: %(reason)s") % {
+            "name": name,
+            "reason": note.text or _("no reason given"),
+        }
     return f"{name}: {note.text}" if name else str(note.text)
 
 

@@ -236,6 +236,15 @@ def registration_disqualify(
             live.player_resign(table_id=a.table_id, user=reg.user)
     if t.status in (S.RUNNING, S.FINISHED):
         standings.write_standings(t)
+    # Told in his notification area (the bell), however late it comes: he may have
+    # left the event's page long ago.
+    notices.notify(
+        tournament=t,
+        user_ids=[reg.user_id],
+        kind=Notification.Kind.DISQUALIFIED,
+        text=reg.reason,
+        url=reverse("tournaments:detail", args=[t.pk]),
+    )
     tell_pages(t)
 
 
@@ -282,6 +291,16 @@ def assignment_amend(
     if result is not None:
         live.ratings_amend(result=result, placements=list(places), by=by, reason=reason)
     standings.write_standings(t)
+    # Every person at the table learns it in his notification area, with the reason.
+    notices.notify(
+        tournament=t,
+        user_ids=[s.user_id for s in seats if s.user_id is not None],
+        kind=Notification.Kind.AMENDED,
+        text=a.amend_reason,
+        url=live.table_url(a.table_id)
+        if a.table_id
+        else reverse("tournaments:detail", args=[t.pk]),
+    )
     tell_pages(t)
     return a
 

@@ -109,7 +109,8 @@
     form.hidden = !message.writes;
     input.maxLength = message.max_length;
     input.placeholder = message.room ? text["write" + message.room[0].toUpperCase() + message.room.slice(1)] : "";
-    if (message.table_chat_off) showNote(text.tableOff);
+    if (message.closed) showNote(text.closed);
+    else if (message.table_chat_off) showNote(text.tableOff);
     else if (message.chat_off) showNote(text.off);
     else if (me === null) showNote(text.signIn);
     else showNote("");
