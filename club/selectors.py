@@ -294,6 +294,19 @@ def chat_state(room: Room) -> dict[str, Any]:
 # ------------------------------------------------------------------ challenges
 
 
+def option_changes(preset: str, options: dict[str, Any], players: int) -> list[list[Any]]:
+    """``[name, value]`` for each option of a table that differs from its preset's."""
+    from games.engine import PRESETS
+    from games.pages.options import OPTIONS
+
+    base = PRESETS[preset].replace(players=players).to_dict() if preset in PRESETS else {}
+    return [
+        [info.name, options[info.name]]
+        for info in OPTIONS
+        if info.name in options and options[info.name] != base.get(info.name)
+    ]
+
+
 def challenge_payload(challenge: Challenge) -> dict[str, Any]:
     """A challenge as the sockets and the API show it."""
     invites = list(challenge.invites.select_related("user"))
@@ -312,6 +325,9 @@ def challenge_payload(challenge: Challenge) -> dict[str, Any]:
         ],
         "players": challenge.players,
         "preset": challenge.preset,
+        # The options that differ from the preset's, by the engine's names; the page
+        # puts them into words in its own language (club.js).
+        "changes": option_changes(challenge.preset, challenge.options, challenge.players),
         "move_seconds": challenge.move_seconds,
         "rated": challenge.rated,
         "expires_at": challenge.expires_at.isoformat(),
