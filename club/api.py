@@ -58,10 +58,13 @@ class FriendSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     online = serializers.BooleanField()
     table_id = serializers.IntegerField(
-        allow_null=True, help_text="The table whose page he has open."
+        allow_null=True, help_text="The table whose page he has open, if the reader may watch it."
     )
     playing = serializers.BooleanField(help_text="Seated at that table.")
     follows_you = serializers.BooleanField()
+    private_table = serializers.BooleanField(
+        help_text="At a table the reader may not watch (table_id is then null)."
+    )
 
 
 class PersonSerializer(serializers.Serializer[Any]):

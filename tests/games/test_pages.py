@@ -506,3 +506,13 @@ def test_the_lobby_refuses_a_target_the_barrel_makes_meaningless_and_says_why(cl
 
     assert (response.status_code, Table.objects.filter(created_by=user).exists()) == (400, False)
     assert "a match is won only from the barrel, with 1000 or more" in response.content.decode()
+
+
+@db
+def test_a_private_tables_player_still_has_its_invite_link_once_the_match_has_begun(client):
+    table, (user, *_) = started_table(humans=1, bots=2, private=True)
+    client.force_login(user)
+
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+
+    assert f"?invite={table.invite_code}" in page
