@@ -83,6 +83,23 @@ class FriendsView(ClubAPIView):
         return Response(FriendSerializer(rows, many=True).data)
 
 
+class PlayersSearchView(ClubAPIView):
+    @extend_schema(
+        summary="Find players by part of a user name or display name (to follow them)",
+        parameters=[
+            OpenApiParameter(
+                "q", str, description="At least two characters of a user name or display name."
+            )
+        ],
+        responses={200: PersonSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        rows = selectors.players_search(
+            user=signed_in(request.user), query=request.query_params.get("q", "")
+        )
+        return Response(PersonSerializer(rows, many=True).data)
+
+
 class EntrantsOnlineSerializer(serializers.Serializer[Any]):
     online = serializers.ListField(child=serializers.IntegerField())
 

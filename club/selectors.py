@@ -74,6 +74,37 @@ def friends(*, user: User) -> list[Friend]:
     return rows
 
 
+SEARCH_MIN = 2
+SEARCH_LIMIT = 20
+
+
+def players_search(*, user: User, query: str, limit: int = SEARCH_LIMIT) -> list[User]:
+    """Active players whose user name or display name holds ``query`` (at least
+    ``SEARCH_MIN`` characters, any case), those that begin with it first; never the
+    reader himself, nor anybody across a block."""
+    query = " ".join((query or "").split())[:150]
+    if len(query) < SEARCH_MIN:
+        return []
+    across = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    apart = {uid for pair in across for uid in pair}
+    rows = (
+        User.objects.filter(is_active=True)
+        .filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+        .exclude(pk__in=apart | {user.pk})
+        .order_by("username")[: limit * 3]
+    )
+    folded = query.casefold()
+
+    def begins(u: User) -> bool:
+        return u.username.casefold().startswith(folded) or (
+            u.display_name.casefold().startswith(folded)
+        )
+
+    return sorted(rows, key=lambda u: not begins(u))[:limit]
+
+
 def blocked(*, user: User) -> list[User]:
     return list(User.objects.filter(blocked_by__blocker=user).order_by("username"))
 

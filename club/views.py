@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
 from django.views.decorators.http import require_POST
 
 from accounts.types import signed_in
@@ -28,13 +29,38 @@ ACTIONS = {
 }
 
 
+DONE = {
+    "follow": _l("You follow %(name)s."),
+    "unfollow": _l("You no longer follow %(name)s."),
+    "block": _l(
+        "You blocked %(name)s: neither of you sees the other's chat or can challenge the "
+        "other, and he cannot take a seat at a table where you sit."
+    ),
+    "unblock": _l("You unblocked %(name)s."),
+    "mute": _l("You muted %(name)s: you no longer see his chat."),
+    "unmute": _l("You unmuted %(name)s."),
+}
+
+
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
+    """The Friends list, and the players found by ``?q=`` (part of a user name or a
+    display name), each with Follow."""
     user = signed_in(request.user)
+    query = request.GET.get("q", "")[:150]
+    found = selectors.players_search(user=user, query=query) if query else None
+    rows = selectors.friends(user=user)
     return render(
         request,
         "club/friends.html",
-        {"friends": selectors.friends(user=user), "blocked": selectors.blocked(user=user)},
+        {
+            "friends": rows,
+            "blocked": selectors.blocked(user=user),
+            "query": query,
+            "found": found,
+            "following": {f.user_id for f in rows},
+            "search_min": selectors.SEARCH_MIN,
+        },
     )
 
 
@@ -55,6 +81,8 @@ def relation(request: HttpRequest, action: str) -> HttpResponse:
             change(user=signed_in(request.user), target=target)
         except errors.ClubError as exc:
             messages.error(request, exc.message)
+        else:
+            messages.success(request, DONE[action] % {"name": target.get_display_name()})
     return redirect(following or "club:friends")
 
 

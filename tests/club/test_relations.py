@@ -218,3 +218,30 @@ def test_the_friends_list_offers_to_watch_a_friend_playing_at_a_public_table() -
     finally:
         presence.leave(channel=channel)
     assert f'<a class="button watch" href="/tables/{table.pk}/">Watch</a>' in page
+
+
+def test_the_friends_page_finds_a_player_by_part_of_his_display_name() -> None:
+    ann = UserFactory()
+    olena = UserFactory(username="olena_k", display_name="Олена Коваль")
+
+    page = signed_in_client(ann).get("/club/friends/", {"q": "коваль"}).content.decode()
+
+    assert f'name="username" value="{olena.username}"' in page
+
+
+def test_the_player_search_leaves_out_people_across_a_block() -> None:
+    ann, bob = UserFactory(username="ann_search"), UserFactory(username="bob_search")
+    services.block_create(user=bob, target=ann)
+
+    rows = signed_in_client(ann).get("/api/v1/club/players/", {"q": "_search"}).json()
+
+    assert rows == []
+
+
+def test_blocking_from_a_players_page_says_what_the_block_does() -> None:
+    ann, bob = UserFactory(), UserFactory(display_name="Bob")
+    client = signed_in_client(ann)
+
+    page = client.post("/club/players/block/", {"username": bob.username}, follow=True)
+
+    assert "You blocked Bob: neither of you sees the other" in page.content.decode()
