@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
 from django.views.decorators.http import require_POST
 
 from accounts.types import signed_in
@@ -29,17 +28,20 @@ ACTIONS = {
 }
 
 
-DONE = {
-    "follow": _l("You follow %(name)s."),
-    "unfollow": _l("You no longer follow %(name)s."),
-    "block": _l(
-        "You blocked %(name)s: neither of you sees the other's chat or can challenge the "
-        "other, and he cannot take a seat at a table where you sit."
-    ),
-    "unblock": _l("You unblocked %(name)s."),
-    "mute": _l("You muted %(name)s: you no longer see his chat."),
-    "unmute": _l("You unmuted %(name)s."),
-}
+def _done(action: str, name: str) -> str:
+    """What a follow, block or mute from the pages did, said to the person."""
+    texts = {
+        "follow": _("You follow %(name)s."),
+        "unfollow": _("You no longer follow %(name)s."),
+        "block": _(
+            "You blocked %(name)s: neither of you sees the other's chat or can challenge "
+            "the other, and he cannot take a seat at a table where you sit."
+        ),
+        "unblock": _("You unblocked %(name)s."),
+        "mute": _("You muted %(name)s: you no longer see his chat."),
+        "unmute": _("You unmuted %(name)s."),
+    }
+    return texts[action] % {"name": name}
 
 
 @login_required
@@ -82,7 +84,7 @@ def relation(request: HttpRequest, action: str) -> HttpResponse:
         except errors.ClubError as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, DONE[action] % {"name": target.get_display_name()})
+            messages.success(request, _done(action, target.get_display_name()))
     return redirect(following or "club:friends")
 
 
