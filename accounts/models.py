@@ -94,11 +94,12 @@ class User(AbstractUser):
         problems: dict[str, Any] = {}
         # A name already held is not judged again: a superuser made as ``admin`` by
         # createsuperuser, or a name from before a rule, still saves his other settings.
-        held = (
+        row = (
             User.objects.filter(pk=self.pk).values("username", "display_name").first()
             if self.pk
             else None
-        ) or {}
+        )
+        held: dict[str, Any] = dict(row) if row else {}
         for field in ("username", "display_name"):
             value = getattr(self, field) or ""
             if not value or value == held.get(field):

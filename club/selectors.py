@@ -65,8 +65,7 @@ def friends(*, user: User) -> list[Friend]:
             table_id=here[u.pk].table_id if here[u.pk].table_id in watchable else None,
             playing=(here[u.pk].table_id, u.pk) in seated,
             follows_you=u.pk in back,
-            private_table=here[u.pk].table_id is not None
-            and here[u.pk].table_id not in watchable,
+            private_table=here[u.pk].table_id is not None and here[u.pk].table_id not in watchable,
         )
         for u in followed
     ]

@@ -5,22 +5,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0004_tournament_reminders'),
-        ('games', '0009_duplicate_dealing_source'),
-        ('tournaments', '0009_rounds_help_for_duplicate'),
+        ("club", "0004_tournament_reminders"),
+        ("games", "0009_duplicate_dealing_source"),
+        ("tournaments", "0009_rounds_help_for_duplicate"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='chatban',
-            name='table',
-            field=models.ForeignKey(blank=True, help_text="A mute at one table that is no tournament's (a casual table).", null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.table', verbose_name='table'),
+            model_name="chatban",
+            name="table",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="A mute at one table that is no tournament's (a casual table).",
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="games.table",
+                verbose_name="table",
+            ),
         ),
         migrations.AlterField(
-            model_name='chatban',
-            name='tournament',
-            field=models.ForeignKey(blank=True, help_text='Empty, and no table: everywhere on the site.', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament', verbose_name='tournament'),
+            model_name="chatban",
+            name="tournament",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Empty, and no table: everywhere on the site.",
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="tournaments.tournament",
+                verbose_name="tournament",
+            ),
         ),
     ]

@@ -11,8 +11,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import override
 
 from club import realtime
 from club.models import ChatMessage, Reminder

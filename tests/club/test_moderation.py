@@ -145,7 +145,7 @@ def test_muting_in_the_event_from_a_casual_table_holds_at_that_table_only() -> N
     ],
 )
 def test_the_club_admin_lists_give_times_in_the_viewers_zone_with_its_name(page: str) -> None:
-    report, author = _reported_table_message()
+    _report, author = _reported_table_message()
     moderator = UserFactory(is_staff=True, is_superuser=True, time_zone="Europe/Kyiv")
     services.chat_ban(by=moderator, user=author, minutes=60)
     html = signed_in_client(moderator).get(reverse(page)).content.decode()

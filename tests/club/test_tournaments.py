@@ -118,9 +118,7 @@ def test_entrants_are_reminded_once_before_the_start_and_before_check_in_closes(
     assert services.reminders_send(now=now + timedelta(minutes=1)) == 0  # once
     texts = {
         n.user_id: notification_text(n)
-        for n in Notification.objects.filter(tournament=t).exclude(
-            kind=Notification.Kind.CHECK_IN
-        )
+        for n in Notification.objects.filter(tournament=t).exclude(kind=Notification.Kind.CHECK_IN)
     }
     assert texts[ann.pk] == f"{t.name}: Starts in 9 minutes."
     assert texts[bob.pk] == f"{t.name}: Check-in closes in 9 minutes: check in to play."

@@ -4,20 +4,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0009_rounds_help_for_duplicate'),
+        ("tournaments", "0009_rounds_help_for_duplicate"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notification',
-            name='params',
-            field=models.JSONField(blank=True, default=dict, verbose_name='parameters'),
+            model_name="notification",
+            name="params",
+            field=models.JSONField(blank=True, default=dict, verbose_name="parameters"),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('announcement', 'announcement'), ('check_in', 'check-in is open'), ('table_ready', 'your table is ready'), ('cancelled', 'the tournament is cancelled'), ('starts_soon', 'starts soon'), ('check_in_soon', 'check-in closes soon')], max_length=16, verbose_name='kind'),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("announcement", "announcement"),
+                    ("check_in", "check-in is open"),
+                    ("table_ready", "your table is ready"),
+                    ("cancelled", "the tournament is cancelled"),
+                    ("starts_soon", "starts soon"),
+                    ("check_in_soon", "check-in closes soon"),
+                ],
+                max_length=16,
+                verbose_name="kind",
+            ),
         ),
     ]
