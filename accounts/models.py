@@ -136,9 +136,17 @@ class User(AbstractUser):
         word, nothing that looks like another player's name."""
         super().clean()
         problems: dict[str, Any] = {}
+        # A name already held is not judged again: a superuser made as ``admin`` by
+        # createsuperuser, or a name from before a rule, still saves his other settings.
+        row = (
+            User.objects.filter(pk=self.pk).values("username", "display_name").first()
+            if self.pk
+            else None
+        )
+        held: dict[str, Any] = dict(row) if row else {}
         for field in ("username", "display_name"):
             value = getattr(self, field) or ""
-            if not value:
+            if not value or value == held.get(field):
                 continue
             key = name_key(value)
             if refused_character(value) is not None:

@@ -19,8 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.types import signed_in
 from club import services
 from club.models import ChatBan, ChatMessage, ChatReport, SocialSettings
-from club.services.chat import message_tournament, site_moderator
+from club.services.chat import message_place, site_moderator
 from config.errors import ServiceError
+from tournaments.admin.common import ZonedTimes, with_zone, zoned_column
 
 CONTEXT = 5  # messages shown before and after a reported one
 
@@ -76,7 +77,7 @@ def _mute_action(minutes: int, site_wide: bool, label: Any) -> Any:
                     by=by,
                     user=message.author,
                     minutes=minutes,
-                    tournament_id=None if site_wide else message_tournament(message),
+                    **({} if site_wide else message_place(message)),
                     reason=gettext("Reported chat message #%(id)s") % {"id": message.pk},
                 )
                 done += 1
@@ -103,8 +104,8 @@ def _hide(modeladmin: Any, request: HttpRequest, messages_: list[ChatMessage]) -
 
 
 MUTES = [
-    _mute_action(60, False, _("Mute the author for an hour in the event")),
-    _mute_action(24 * 60, False, _("Mute the author for a day in the event")),
+    _mute_action(60, False, _("Mute the author for an hour in the event (or at the table)")),
+    _mute_action(24 * 60, False, _("Mute the author for a day in the event (or at the table)")),
     _mute_action(24 * 60, True, _("Mute the author for a day on the whole site")),
     _mute_action(7 * 24 * 60, True, _("Mute the author for a week on the whole site")),
 ]
@@ -114,7 +115,7 @@ MUTES = [
 class ChatReportAdmin(ModeratedAdmin):
     """The moderation queue: open reports first."""
 
-    list_display = ("message_text", "author", "place", "reporter", "reason", "created_at", "open")
+    list_display = ("message_text", "author", "place", "reporter", "reason", "reported", "open")
     list_filter = (("handled_at", admin.EmptyFieldListFilter),)
     list_select_related = ("message__author", "reporter")
     readonly_fields = (
@@ -123,13 +124,16 @@ class ChatReportAdmin(ModeratedAdmin):
         "place",
         "reporter",
         "reason",
-        "created_at",
-        "handled_at",
+        "reported",
+        "handled",
         "handled_by",
         "context",
     )
     fields = readonly_fields
     actions = ["hide_messages", *MUTES, "dismiss"]
+    # Times with their zone, the viewer's (the admin's own columns name none).
+    reported = zoned_column("created_at", _("reported"))
+    handled = zoned_column("handled_at", _("handled"))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatReport]:
         rows = super().get_queryset(request).select_related("message__author", "reporter")
@@ -179,7 +183,7 @@ class ChatReportAdmin(ModeratedAdmin):
                         format_html(' style="{}"', "font-weight:bold;background:#fff3c4")
                         if row.pk == m.pk
                         else "",
-                        f"{row.created_at:%H:%M:%S}",
+                        with_zone(row.created_at),
                         row.author.get_display_name(),
                         row.text,
                         gettext(" (hidden)") if row.hidden_at else "",
@@ -203,7 +207,7 @@ class ChatReportAdmin(ModeratedAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ModeratedAdmin):
-    list_display = ("text", "author", "room", "table", "tournament", "created_at", "hidden_at")
+    list_display = ("text", "author", "room", "table", "tournament", "written", "hidden")
     list_filter = ("room", ("hidden_at", admin.EmptyFieldListFilter))
     search_fields = ("text", "author__username")
     list_select_related = ("author",)
@@ -214,12 +218,14 @@ class ChatMessageAdmin(ModeratedAdmin):
         "table",
         "tournament",
         "announcement",
-        "created_at",
-        "hidden_at",
+        "written",
+        "hidden",
         "hidden_by",
     )
     fields = readonly_fields
     actions = ["hide_messages", *MUTES]
+    written = zoned_column("created_at", _("written"))
+    hidden = zoned_column("hidden_at", _("hidden"))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
         rows = super().get_queryset(request)
@@ -233,12 +239,16 @@ class ChatMessageAdmin(ModeratedAdmin):
 
 
 @admin.register(ChatBan)
-class ChatBanAdmin(admin.ModelAdmin[ChatBan]):
-    """Moderators' mutes: made by the actions above; shortened here (``until``)."""
+class ChatBanAdmin(ZonedTimes, admin.ModelAdmin[ChatBan]):
+    """Moderators' mutes: made by the actions above; shortened here (``until``, in the
+    viewer's zone, which the form names)."""
 
-    list_display = ("user", "tournament", "until", "reason", "created_by", "created_at")
+    list_display = ("user", "tournament", "table", "until_tz", "reason", "created_by", "since")
     list_select_related = ("user", "tournament", "created_by")
-    readonly_fields = ("user", "tournament", "reason", "created_by", "created_at")
+    readonly_fields = ("user", "tournament", "table", "reason", "created_by", "since")
+    fields = ("user", "tournament", "table", "until", "reason", "created_by", "since")
+    until_tz = zoned_column("until", _("until"))
+    since = zoned_column("created_at", _("since"))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -63,10 +63,13 @@ class FriendSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     online = serializers.BooleanField()
     table_id = serializers.IntegerField(
-        allow_null=True, help_text="The table whose page he has open."
+        allow_null=True, help_text="The table whose page he has open, if the reader may watch it."
     )
     playing = serializers.BooleanField(help_text="Seated at that table.")
     follows_you = serializers.BooleanField()
+    private_table = serializers.BooleanField(
+        help_text="At a table the reader may not watch (table_id is then null)."
+    )
 
 
 class PersonSerializer(serializers.Serializer[Any]):
@@ -83,6 +86,23 @@ class FriendsView(ClubAPIView):
     def get(self, request: Request) -> Response:
         rows = selectors.friends(user=signed_in(request.user))
         return Response(FriendSerializer(rows, many=True).data)
+
+
+class PlayersSearchView(ClubAPIView):
+    @extend_schema(
+        summary="Find players by part of a user name or display name (to follow them)",
+        parameters=[
+            OpenApiParameter(
+                "q", str, description="At least two characters of a user name or display name."
+            )
+        ],
+        responses={200: PersonSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        rows = selectors.players_search(
+            user=signed_in(request.user), query=request.query_params.get("q", "")
+        )
+        return Response(PersonSerializer(rows, many=True).data)
 
 
 class EntrantsOnlineSerializer(serializers.Serializer[Any]):

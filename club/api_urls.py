@@ -4,6 +4,7 @@ from club import api
 
 urlpatterns = [
     path("club/friends/", api.FriendsView.as_view(), name="api-club-friends"),
+    path("club/players/", api.PlayersSearchView.as_view(), name="api-club-players"),
     path("club/follows/", api.FollowCreateView.as_view(), name="api-club-follows"),
     path(
         "club/follows/<str:username>/",

@@ -276,6 +276,12 @@ class ClubConsumer(GuardedSocket, AsyncWebsocketConsumer):
                 return
         await self.send(text_data=text)
 
+    async def club_room(self, event: dict[str, Any]) -> None:
+        """The table's match ended: read the room again, which now holds the
+        spectators' lines for the players too (a new ``chat.state``)."""
+        if self.group is not None:
+            await self.open_room()
+
     async def club_reload(self, event: dict[str, Any]) -> None:
         """The person's mutes, blocks or switch changed: read them again, and the room's
         state (the page drops what the person no longer sees)."""

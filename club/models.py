@@ -211,7 +211,7 @@ class ChatReport(models.Model):
 
 class ChatBan(models.Model):
     """A moderator mutes a person for a time: in one tournament (its organiser or the
-    staff) or everywhere (the staff)."""
+    staff), at one casual table, or everywhere (the staff)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -226,7 +226,16 @@ class ChatBan(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("tournament"),
-        help_text=_("Empty: everywhere on the site."),
+        help_text=_("Empty, and no table: everywhere on the site."),
+    )
+    table = models.ForeignKey(
+        "games.Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
+        help_text=_("A mute at one table that is no tournament's (a casual table)."),
     )
     until = models.DateTimeField(_("until"))
     reason = models.CharField(_("reason"), max_length=300, blank=True)

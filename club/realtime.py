@@ -5,7 +5,8 @@
 * ``club.chat.table.<id>``, ``club.chat.tournament.<id>``: the sockets on a table's or
   a tournament's page. A table's group carries both of its rooms: a spectators' message
   said during play names the people seated then (the event's ``seats``), and no socket
-  of theirs forwards it (``club.consumers``).
+  of theirs forwards it (``club.consumers``); when the match ends, every socket there
+  reads the room again (``club.room``), the spectators' lines included.
 """
 
 from __future__ import annotations
@@ -72,3 +73,10 @@ def chat_hidden(message: ChatMessage) -> None:
 
 def table_chat_switched(table_id: int, off: bool) -> None:
     _send(table_group(table_id), "table.message", {"type": "chat.switched", "off": off})
+
+
+def table_match_ended(table_id: int) -> None:
+    """The table's match ended: its spectators' room is everybody's now. Each socket on
+    its page reads the room again (``club.consumers``), so that the players' open pages
+    show the spectators' lines without a reload."""
+    _send(table_group(table_id), "club.room", {"type": "room"})

@@ -1,6 +1,7 @@
 """Signal receivers of the club: an organiser's announcement also goes to the
 tournament's chat (committed with the announcement); a person blocked by someone
-seated at a table cannot take a seat there."""
+seated at a table cannot take a seat there; when a match ends, the sockets on its
+table's page read the chat again (its spectators' room is everybody's now)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import errors as table_errors
 from games.models import Table
-from games.signals import table_joining, table_opened
+from games.signals import match_finished, table_joining, table_opened
 from tournaments.models import Announcement
 
 
@@ -44,3 +45,11 @@ def table_chat_off_from_the_start(
         from club import services
 
         services.table_chat_switch(user=user, table_id=table.pk, off=True)
+
+
+@receiver(match_finished, dispatch_uid="club.spectators_room_released")
+def spectators_room_released(sender: Any, table_id: int, **kwargs: Any) -> None:
+    """Sent after the commit: the players' open pages get the spectators' lines."""
+    from club import realtime
+
+    realtime.table_match_ended(table_id)

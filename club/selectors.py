@@ -27,9 +27,10 @@ class Friend:
     username: str
     name: str
     online: bool
-    table_id: int | None  # the table whose page he has open
+    table_id: int | None  # the table whose page he has open, if the reader may watch it
     playing: bool  # seated at that table
     follows_you: bool
+    private_table: bool = False  # at a table the reader may not watch (a private one)
 
 
 def social_settings(*, user: User) -> SocialSettings:
@@ -107,20 +108,59 @@ def friends(*, user: User) -> list[Friend]:
         .exclude(table__status__in=(Table.Status.FINISHED, Table.Status.ABANDONED))
         .values_list("table_id", "user_id")
     )
+    # A private table (a challenge's, one opened as private) is no page for the reader
+    # unless he sits there: his list says where his friend is without the link.
+    watchable = {
+        t.pk
+        for t in Table.objects.filter(pk__in=tables)
+        if table_selectors.may_watch(table=t, user=user, invite_code=None)
+    }
     rows = [
         Friend(
             user_id=u.pk,
             username=u.username,
             name=u.get_display_name(),
             online=here[u.pk].online,
-            table_id=here[u.pk].table_id,
+            table_id=here[u.pk].table_id if here[u.pk].table_id in watchable else None,
             playing=(here[u.pk].table_id, u.pk) in seated,
             follows_you=u.pk in back,
+            private_table=here[u.pk].table_id is not None and here[u.pk].table_id not in watchable,
         )
         for u in followed
     ]
     rows.sort(key=lambda f: not f.online)
     return rows
+
+
+SEARCH_MIN = 2
+SEARCH_LIMIT = 20
+
+
+def players_search(*, user: User, query: str, limit: int = SEARCH_LIMIT) -> list[User]:
+    """Active players whose user name or display name holds ``query`` (at least
+    ``SEARCH_MIN`` characters, any case), those that begin with it first; never the
+    reader himself, nor anybody across a block."""
+    query = " ".join((query or "").split())[:150]
+    if len(query) < SEARCH_MIN:
+        return []
+    across = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    apart = {uid for pair in across for uid in pair}
+    rows = (
+        User.objects.filter(is_active=True)
+        .filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+        .exclude(pk__in=apart | {user.pk})
+        .order_by("username")[: limit * 3]
+    )
+    folded = query.casefold()
+
+    def begins(u: User) -> bool:
+        return u.username.casefold().startswith(folded) or (
+            u.display_name.casefold().startswith(folded)
+        )
+
+    return sorted(rows, key=lambda u: not begins(u))[:limit]
 
 
 def blocked(*, user: User) -> list[User]:
@@ -397,6 +437,19 @@ def chat_state(room: Room) -> dict[str, Any]:
 # ------------------------------------------------------------------ challenges
 
 
+def option_changes(preset: str, options: dict[str, Any], players: int) -> list[list[Any]]:
+    """``[name, value]`` for each option of a table that differs from its preset's."""
+    from games.engine import PRESETS
+    from games.pages.options import OPTIONS
+
+    base = PRESETS[preset].replace(players=players).to_dict() if preset in PRESETS else {}
+    return [
+        [info.name, options[info.name]]
+        for info in OPTIONS
+        if info.name in options and options[info.name] != base.get(info.name)
+    ]
+
+
 def challenge_payload(challenge: Challenge) -> dict[str, Any]:
     """A challenge as the sockets and the API show it."""
     invites = list(challenge.invites.select_related("user"))
@@ -415,6 +468,9 @@ def challenge_payload(challenge: Challenge) -> dict[str, Any]:
         ],
         "players": challenge.players,
         "preset": challenge.preset,
+        # The options that differ from the preset's, by the engine's names; the page
+        # puts them into words in its own language (club.js).
+        "changes": option_changes(challenge.preset, challenge.options, challenge.players),
         "move_seconds": challenge.move_seconds,
         "rated": challenge.rated,
         "expires_at": challenge.expires_at.isoformat(),

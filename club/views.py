@@ -29,19 +29,44 @@ ACTIONS = {
 }
 
 
+def _done(action: str, name: str) -> str:
+    """What a follow, block or mute from the pages did, said to the person."""
+    texts = {
+        "follow": _("You follow %(name)s."),
+        "unfollow": _("You no longer follow %(name)s."),
+        "block": _(
+            "You blocked %(name)s: neither of you sees the other's chat or can challenge "
+            "the other, and he cannot take a seat at a table where you sit."
+        ),
+        "unblock": _("You unblocked %(name)s."),
+        "mute": _("You muted %(name)s: you no longer see his chat."),
+        "unmute": _("You unmuted %(name)s."),
+    }
+    return texts[action] % {"name": name}
+
+
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
+    """The Friends list, and the players found by ``?q=`` (part of a user name or a
+    display name), each with Follow."""
     user = signed_in(request.user)
     mine = selectors.social_settings(user=user)
+    query = request.GET.get("q", "")[:150]
+    found = selectors.players_search(user=user, query=query) if query else None
+    rows = selectors.friends(user=user)
     return render(
         request,
         "club/friends.html",
         {
-            "friends": selectors.friends(user=user),
+            "friends": rows,
             "blocked": selectors.blocked(user=user),
             "settings_form": SocialSettingsForm(
                 initial={"challenges": mine.challenges, "presence": mine.presence}
             ),
+            "query": query,
+            "found": found,
+            "following": {f.user_id for f in rows},
+            "search_min": selectors.SEARCH_MIN,
         },
     )
 
@@ -81,6 +106,8 @@ def relation(request: HttpRequest, action: str) -> HttpResponse:
             change(user=signed_in(request.user), target=target)
         except errors.ClubError as exc:
             messages.error(request, exc.message)
+        else:
+            messages.success(request, _done(action, target.get_display_name()))
     return redirect(following or "club:friends")
 
 

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import errors
 from games.engine import PRESETS, EngineError, InvalidOptions, Options
+from games.engine.deal import BARREL_BID
+from games.engine.match import BARREL_SCORE
 
 MOVE_SECONDS_RANGE = (5, 600)
 # docs/rules.md "Table options"; the engine only needs > 0. The top is far beyond a
@@ -18,6 +22,9 @@ MOVE_SECONDS_RANGE = (5, 600)
 TARGET_RANGE = (100, 100_000)
 DEALS_RANGE = (1, 100)  # docs/spec.md §7: the option deals, when a table sets it
 PRESET_NAMES = tuple(PRESETS)  # the engine's presets, in its order
+# docs/spec.md §3.2, §3.6: with the barrel on, a match is won only from the barrel, with
+# 880 + a contract of at least 120; the target is not used.
+BARREL_WIN = BARREL_SCORE + BARREL_BID
 
 
 def table_options(*, players: int, preset: str, options: dict[str, Any] | None) -> Options:
@@ -40,3 +47,18 @@ def table_options(*, players: int, preset: str, options: dict[str, Any] | None) 
     if opts.deals is not None and not low <= opts.deals <= high:
         raise errors.Malformed(f"option deals must be null or a whole number from {low} to {high}")
     return opts
+
+
+def target_refusal(opts: Options) -> str | None:
+    """Why a person may not open a table with this target, or None. With the barrel on
+    a match is won only from the barrel, at 1000 or more (docs/spec.md §3.6): a lower
+    target would be shown to the players and mean nothing (a table "to 200" played on
+    to 1060). The lobby, the API and challenges refuse it; tournaments' tables and a
+    script's own tables (bench/) are made by their services, unchecked."""
+    if opts.barrel and opts.target < BARREL_WIN:
+        return _(
+            "With the barrel on, a match is won only from the barrel, with %(least)s or "
+            "more: a target of %(target)s would mean nothing. Set the target to %(least)s "
+            "or more, or turn the barrel off."
+        ) % {"least": BARREL_WIN, "target": opts.target}
+    return None

@@ -524,6 +524,8 @@ class Notification(models.Model):
         CANCELLED = "cancelled", _("the tournament is cancelled")
         DISQUALIFIED = "disqualified", _("you were disqualified")
         AMENDED = "amended", _("your table's places were amended")
+        STARTS_SOON = "starts_soon", _("starts soon")
+        CHECK_IN_SOON = "check_in_soon", _("check-in closes soon")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -535,7 +537,11 @@ class Notification(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
     )
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    # The organiser's own words (an announcement, a reason); a notice of the site's is
+    # its ``kind`` and ``params``, put into words when it is read, in the reader's
+    # language (older rows of the site's notices kept their words in ``text``).
     text = models.CharField(_("text"), max_length=600)
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
     url = models.CharField(_("link"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import override
 
 from accounts.types import User
 from tournaments import errors
@@ -37,11 +39,26 @@ def _changed(t: Tournament) -> None:
 
 
 def notify(
-    *, tournament: Tournament, user_ids: Iterable[int], kind: str, text: str = "", url: str = ""
+    *,
+    tournament: Tournament,
+    user_ids: Iterable[int],
+    kind: str,
+    text: str = "",
+    url: str = "",
+    params: dict[str, Any] | None = None,
 ) -> int:
-    """One notification per player (the caller's transaction); returns how many."""
+    """One notification per player (the caller's transaction); returns how many. The
+    site's own notices are a ``kind`` and its ``params``, put into words when read (in
+    the reader's language); ``text`` is for the organiser's own words."""
     rows = [
-        Notification(user_id=u, tournament=tournament, kind=kind, text=text[:600], url=url)
+        Notification(
+            user_id=u,
+            tournament=tournament,
+            kind=kind,
+            text=text[:600],
+            params=params or {},
+            url=url,
+        )
         for u in dict.fromkeys(user_ids)
     ]
     Notification.objects.bulk_create(rows)
@@ -52,11 +69,19 @@ def notify(
         transaction.on_commit(lambda: realtime.notifications_changed(told))
     if rows and getattr(settings, "TOURNAMENTS_EMAIL", False):
         ids = [r.user_id for r in rows]
-        transaction.on_commit(lambda: _email(tournament.pk, ids, kind, text, url))
+        extra = params or {}
+        transaction.on_commit(lambda: _email(tournament.pk, ids, kind, text, url, extra))
     return len(rows)
 
 
-def _email(tournament_id: int, user_ids: list[int], kind: str, text: str, url: str) -> None:
+def _email(
+    tournament_id: int,
+    user_ids: list[int],
+    kind: str,
+    text: str,
+    url: str,
+    params: dict[str, Any],
+) -> None:
     from django.contrib.auth import get_user_model
 
     from tournaments.selectors import notification_text
@@ -65,9 +90,12 @@ def _email(tournament_id: int, user_ids: list[int], kind: str, text: str, url: s
     if t is None:
         return
     users = get_user_model().objects.filter(pk__in=user_ids).exclude(email="")
-    note = Notification(tournament=t, kind=kind, text=text, url=url)
-    body = notification_text(note) + (f"\n\n{url}" if url else "")
-    messages = [(t.name, body, None, [u.email]) for u in users]
+    note = Notification(tournament=t, kind=kind, text=text, params=params, url=url)
+    messages = []
+    for u in users:
+        with override(u.preferred_language or settings.LANGUAGE_CODE):
+            body = notification_text(note) + (f"\n\n{url}" if url else "")
+        messages.append((t.name, body, None, [u.email]))
     try:
         send_mass_mail(messages, fail_silently=False)
     except Exception:  # an email must never break the tournament

@@ -39,7 +39,7 @@ from games import services as table_services
 from games.bots import LEVELS
 from games.engine.options import Options
 from games.services import limits as bot_limits
-from games.table_rules import MOVE_SECONDS_RANGE, table_options
+from games.table_rules import MOVE_SECONDS_RANGE, table_options, target_refusal
 
 S = Challenge.Status
 A = ChallengeInvite.Answer
@@ -103,6 +103,9 @@ def challenge_create(
         opts = table_options(players=players, preset=preset, options=options)
     except (ValueError, ServiceError) as exc:
         raise errors.Invalid(str(exc)) from None
+    refusal = target_refusal(opts)
+    if refusal is not None:
+        raise errors.Invalid(refusal)
     if rated and opts != Options.preset(preset).replace(players=players):
         raise errors.Invalid(_("A rated table plays its preset unchanged."))
     started_from = bot_limits.address_key(address)

@@ -82,11 +82,14 @@ def tournament_of(table_id: int) -> int | None:
     )
 
 
-def banned(user_id: int, tournament_id: int | None) -> bool:
-    """Whether a moderator's mute holds for ``user_id`` here now."""
-    place = Q(tournament__isnull=True)
+def banned(user_id: int, tournament_id: int | None, table_id: int | None = None) -> bool:
+    """Whether a moderator's mute holds for ``user_id`` here now: a site-wide one, one
+    in this tournament, or one at this table."""
+    place = Q(tournament__isnull=True, table__isnull=True)
     if tournament_id is not None:
         place |= Q(tournament_id=tournament_id)
+    if table_id is not None:
+        place |= Q(table_id=table_id)
     return ChatBan.objects.filter(place, user_id=user_id, until__gt=timezone.now()).exists()
 
 
@@ -100,10 +103,10 @@ def seated_people(table: Table) -> list[int]:
     ]
 
 
-def _checks(user: User, tournament_id: int | None) -> None:
+def _checks(user: User, tournament_id: int | None, table_id: int | None = None) -> None:
     if chat_off_for(user.pk):
         raise errors.ChatOff(_("Your chat is off: turn it on to write."))
-    if banned(user.pk, tournament_id):
+    if banned(user.pk, tournament_id, table_id):
         raise errors.Muted()
 
 
@@ -129,7 +132,7 @@ def chat_say(
             table = watchable_table(table_id=table_id, user=user, invite_code=invite_code)
             if table_chat_off(table.pk):
                 raise errors.ChatOff()
-            _checks(user, tournament_of(table.pk))
+            _checks(user, tournament_of(table.pk), table.pk)
             seated = seated_people(table)
             room = Room.PLAYERS if user.pk in seated else Room.SPECTATORS
             if room == Room.SPECTATORS and table.status == Table.Status.PLAYING:
@@ -199,6 +202,15 @@ def may_moderate(*, user: User, tournament_id: int | None) -> bool:
     return Tournament.objects.filter(pk=tournament_id, created_by=user).exists()
 
 
+def message_place(message: ChatMessage) -> dict[str, int | None]:
+    """Where a mute "in the event" of a message holds: its tournament (its own chat or
+    one of its tables), else the casual table it was said at."""
+    tournament_id = message_tournament(message)
+    if tournament_id is not None:
+        return {"tournament_id": tournament_id, "table_id": None}
+    return {"tournament_id": None, "table_id": message.table_id}
+
+
 def message_tournament(message: ChatMessage) -> int | None:
     if message.tournament_id is not None:
         return message.tournament_id
@@ -233,12 +245,16 @@ def chat_ban(
     user: User,
     minutes: int,
     tournament_id: int | None = None,
+    table_id: int | None = None,
     reason: str = "",
 ) -> ChatBan:
     """A moderator mutes ``user`` for ``minutes``: in one tournament (its organiser or
-    the staff) or everywhere (the staff). Takes effect at his next message."""
+    the staff), at one casual table (the staff), or everywhere (the staff, neither
+    given). Takes effect at his next message."""
     if not 1 <= minutes <= 60 * 24 * 365:
         raise errors.Invalid(_("Mute for one minute to one year."))
+    if tournament_id is not None and table_id is not None:
+        raise errors.Invalid()
     if not may_moderate(user=by, tournament_id=tournament_id):
         raise errors.Forbidden()
     if user.pk == by.pk:
@@ -246,6 +262,7 @@ def chat_ban(
     return ChatBan.objects.create(
         user=user,
         tournament_id=tournament_id,
+        table_id=table_id,
         until=timezone.now() + timedelta(minutes=minutes),
         reason=(reason or "").strip()[:300],
         created_by=by,

@@ -11,8 +11,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import override
 
 from club import realtime
 from club.models import ChatMessage, Reminder
@@ -40,9 +38,8 @@ def announcement_to_chat(*, announcement: Announcement) -> ChatMessage | None:
 
 
 def _remind(t: Tournament, user_ids: list[int], kind: str, minutes: int) -> int:
-    """One reminder of ``kind`` for each of ``user_ids`` not reminded yet, in his own
-    language (the notification area shows it after the tournament's name)."""
-    from accounts.models import User
+    """One reminder of ``kind`` for each of ``user_ids`` not reminded yet. It is stored
+    as a kind and its minutes and put into words when read, in the reader's language."""
     from tournaments import notices
 
     fresh = []
@@ -53,23 +50,17 @@ def _remind(t: Tournament, user_ids: list[int], kind: str, minutes: int) -> int:
         except IntegrityError:
             continue  # reminded already (by a run of the task on another worker)
         fresh.append(uid)
-    by_language: dict[str, list[int]] = {}
-    for uid, language in User.objects.filter(pk__in=fresh).values_list("pk", "preferred_language"):
-        by_language.setdefault(language or settings.LANGUAGE_CODE, []).append(uid)
-    for language, ids in by_language.items():
-        with override(language):
-            text = (
-                _("Check-in closes in %(n)s minutes: check in to play.")
-                if kind == Reminder.Kind.CHECK_IN
-                else _("Starts in %(n)s minutes.")
-            ) % {"n": minutes}
-        notices.notify(
-            tournament=t,
-            user_ids=ids,
-            kind=Notification.Kind.ANNOUNCEMENT,
-            text=text,
-            url=reverse("tournaments:detail", args=[t.pk]),
-        )
+    notices.notify(
+        tournament=t,
+        user_ids=fresh,
+        kind=(
+            Notification.Kind.CHECK_IN_SOON
+            if kind == Reminder.Kind.CHECK_IN
+            else Notification.Kind.STARTS_SOON
+        ),
+        params={"minutes": minutes},
+        url=reverse("tournaments:detail", args=[t.pk]),
+    )
     return len(fresh)
 
 

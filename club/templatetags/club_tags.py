@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 
 from club import selectors
 from games.models import Table
-from games.pages.options import PRESET_LABELS
 from tournaments.models import Tournament
 
 register = template.Library()
@@ -44,7 +43,7 @@ def club_socket(context: Any) -> str:
     signed_in = getattr(getattr(request, "user", None), "is_authenticated", False)
     if not signed_in and not query:
         return ""
-    strings = {
+    strings: dict[str, Any] = {
         "challenged": _("%(name)s challenges you: %(what)s."),
         "waiting": _("Your challenge to %(names)s: waiting for the answers."),
         "declined": _("%(names)s: the challenge was declined."),
@@ -60,18 +59,34 @@ def club_socket(context: Any) -> str:
         "unrated": _("unrated"),
         "notices": _("Challenges"),
     }
-    # A challenge names its rules by the preset's key ("classic"): the notice shows its name.
-    presets = {name: str(label) for name, label in PRESET_LABELS.items()}
+    strings.update(_option_words())
     return format_html(
         '<link rel="stylesheet" href="{}"><script src="{}" data-ws="/ws/club/{}" '
         'data-strings="{}" defer></script>',
         static("club/club.css"),
         static("club/club.js"),
         f"?{urlencode(query)}" if query else "",
-        json.dumps(
-            {**{k: str(v) for k, v in strings.items()}, "presets": presets}, ensure_ascii=False
-        ),
+        json.dumps(strings, ensure_ascii=False, default=str),
     )
+
+
+def _option_words() -> dict[str, Any]:
+    """The words of the rules, for a challenge's notice in the page's language: each
+    option's name, each choice's label, on/off, each preset's name."""
+    from games.pages.options import OPTIONS, PRESET_LABELS
+
+    return {
+        "options": {info.name: str(info.label) for info in OPTIONS},
+        "values": {
+            info.name: {json.dumps(key): str(label) for key, label in info.choices}
+            for info in OPTIONS
+            if info.choices
+        },
+        "on": _("on"),
+        "off": _("off"),
+        "presets": {name: str(label) for name, label in PRESET_LABELS.items()},
+        "changed": _("changed: %(changes)s"),
+    }
 
 
 @register.simple_tag(takes_context=True)

@@ -24,7 +24,7 @@ from games.engine.fair import validate_client_seed
 from games.models import BY_THE_RULES, Dealing, FinishedBy, MatchResult, Seat, Table
 from games.services import actions, broadcast, common, limits
 from games.signals import match_finished, table_joining, table_opened
-from games.table_rules import MOVE_SECONDS_RANGE, table_options
+from games.table_rules import MOVE_SECONDS_RANGE, table_options, target_refusal
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,15 @@ def table_open(*, user: User, chat: bool = True, **fields: Any) -> Table:
     round) are created directly and count against nothing. ``chat=False``: the table's
     chat is off from the start (the club's receiver of :data:`table_opened` keeps it)."""
     _open_tables_check(user)
+    refusal = target_refusal(
+        table_options(
+            players=fields.get("players", 3),
+            preset=fields.get("preset", "classic"),
+            options=fields.get("options"),
+        )
+    )
+    if refusal is not None:
+        raise errors.Malformed(refusal)
     table = table_create(user=user, **fields)
     table_opened.send(sender=Table, table=table, user=user, chat=chat)
     return table

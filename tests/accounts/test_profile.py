@@ -64,3 +64,25 @@ def test_profile_saved_message_speaks_the_newly_chosen_language(client):
     )
 
     assert "Профіль збережено." in response.content.decode()
+
+
+def test_a_superuser_with_a_reserved_username_saves_his_time_zone(client):
+    admin = User.objects.create_superuser("admin", "admin@example.com", "x-Pass-1234")
+    client.force_login(admin)
+
+    response = client.post(
+        PROFILE,
+        {"display_name": "", "country": "", "preferred_language": "", "time_zone": "Europe/Kyiv"},
+    )
+
+    assert (response.status_code, User.objects.get(pk=admin.pk).time_zone) == (302, "Europe/Kyiv")
+
+
+def test_a_new_reserved_display_name_is_still_refused_on_the_profile(client):
+    client.force_login(UserFactory())
+
+    response = client.post(
+        PROFILE, {"display_name": "Admin", "country": "", "preferred_language": ""}
+    )
+
+    assert "This name is reserved." in response.content.decode()

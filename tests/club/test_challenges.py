@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from club import errors, services
+from club import errors, selectors, services
 from club.models import Challenge
 from config.asgi import application
 from games.models import Table
@@ -258,3 +258,26 @@ async def test_the_invited_sees_the_challenge_live_and_both_are_sent_to_the_tabl
         assert done["status"] == "accepted" and done["table_id"] is not None
     await a.disconnect()
     await b.disconnect()
+
+
+def test_a_challenge_below_the_barrels_least_win_is_refused_with_the_reason() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    with pytest.raises(errors.Invalid, match="won only from the barrel"):
+        services.challenge_create(user=ann, invited=[bob], options={"target": 200})
+
+
+def test_a_challenge_without_the_barrel_may_play_to_a_small_target() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    challenge = services.challenge_create(
+        user=ann, invited=[bob], options={"target": 300, "barrel": False}
+    )
+    assert challenge.options["target"] == 300
+
+
+def test_the_challenge_notice_names_the_options_that_differ_from_the_presets() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    challenge = services.challenge_create(
+        user=ann, invited=[bob], options={"target": 1200, "golden": True}
+    )
+    payload = selectors.challenge_payload(challenge)
+    assert payload["changes"] == [["target", 1200], ["golden", True]]

@@ -120,6 +120,18 @@ async def test_a_spectators_message_reaches_everybody_after_the_match() -> None:
     await a.close()
 
 
+async def test_a_players_open_page_gets_the_spectators_lines_when_the_match_ends() -> None:
+    table, (ann, _bob) = await _table(humans=2, bots=1)
+    watcher = await sync_to_async(UserFactory)()
+    a, w = await Chat.open(ann, table.pk), await Chat.open(watcher, table.pk)
+    await w.say("said during play")
+    await sync_to_async(table_services.table_finish_now)(table=table.pk)
+    state = await a.next("chat.state")
+    assert [m["text"] for m in state["messages"]] == ["said during play"]
+    await w.close()
+    await a.close()
+
+
 async def test_before_the_start_spectators_and_players_hear_each_other() -> None:
     table, (ann,) = await sync_to_async(open_table)(humans=1, bots=0, players=3)
     watcher = await sync_to_async(UserFactory)()

@@ -125,3 +125,28 @@ def test_staff_with_the_chat_permission_moderate_everywhere() -> None:
 def test_a_player_without_staff_never_reaches_the_queue() -> None:
     answer = signed_in_client(UserFactory()).get(QUEUE)
     assert answer.status_code == 302  # to the admin's sign-in
+
+
+def test_muting_in_the_event_from_a_casual_table_holds_at_that_table_only() -> None:
+    report, author = _reported_table_message()
+    _moderator().post(QUEUE, {"action": "mute_60_event", "_selected_action": [report.pk]})
+    elsewhere, _people = started_table(humans=1, bots=2)
+    services.chat_say(user=author, table_id=elsewhere.pk, text="still here")  # not refused
+    with pytest.raises(errors.Muted):
+        services.chat_say(user=author, table_id=report.message.table_id, text="again")
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "admin:club_chatreport_changelist",
+        "admin:club_chatmessage_changelist",
+        "admin:club_chatban_changelist",
+    ],
+)
+def test_the_club_admin_lists_give_times_in_the_viewers_zone_with_its_name(page: str) -> None:
+    _report, author = _reported_table_message()
+    moderator = UserFactory(is_staff=True, is_superuser=True, time_zone="Europe/Kyiv")
+    services.chat_ban(by=moderator, user=author, minutes=60)
+    html = signed_in_client(moderator).get(reverse(page)).content.decode()
+    assert "EET" in html

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from club import errors, selectors, services
+from club import errors, presence, selectors, services
 from club.models import Block, Follow
 from tests.club.helpers import signed_in_client
 from tests.factories import UserFactory
+from tests.games.helpers import started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -188,3 +189,59 @@ def test_api_the_tables_creator_turns_its_chat_off_and_nobody_else() -> None:
     assert answer.status_code == 200 and answer.json() == {"off": True}
     with pytest.raises(errors.ChatOff):
         services.chat_say(user=ann, table_id=table.pk, text="hello")
+
+
+@pytest.mark.parametrize(("private", "link"), [(True, False), (False, True)])
+def test_the_friends_list_links_a_friends_table_only_where_the_reader_may_watch(
+    private: bool, link: bool
+) -> None:
+    table, (bob,) = started_table(humans=1, bots=2, private=private)
+    ann = UserFactory()
+    services.follow_create(user=ann, target=bob)
+    channel = f"friends-test-{table.pk}"
+    presence.enter(channel=channel, user_id=bob.pk, table_id=table.pk)
+    try:
+        page = signed_in_client(ann).get("/club/friends/").content.decode()
+    finally:
+        presence.leave(channel=channel)
+    assert (f'href="/tables/{table.pk}/"' in page, "private-table" in page) == (link, not link)
+
+
+def test_the_friends_list_offers_to_watch_a_friend_playing_at_a_public_table() -> None:
+    table, (bob,) = started_table(humans=1, bots=2)
+    ann = UserFactory()
+    services.follow_create(user=ann, target=bob)
+    channel = f"friends-watch-{table.pk}"
+    presence.enter(channel=channel, user_id=bob.pk, table_id=table.pk)
+    try:
+        page = signed_in_client(ann).get("/club/friends/").content.decode()
+    finally:
+        presence.leave(channel=channel)
+    assert f'<a class="button watch" href="/tables/{table.pk}/">Watch</a>' in page
+
+
+def test_the_friends_page_finds_a_player_by_part_of_his_display_name() -> None:
+    ann = UserFactory()
+    olena = UserFactory(username="olena_k", display_name="Олена Коваль")
+
+    page = signed_in_client(ann).get("/club/friends/", {"q": "коваль"}).content.decode()
+
+    assert f'name="username" value="{olena.username}"' in page
+
+
+def test_the_player_search_leaves_out_people_across_a_block() -> None:
+    ann, bob = UserFactory(username="ann_search"), UserFactory(username="bob_search")
+    services.block_create(user=bob, target=ann)
+
+    rows = signed_in_client(ann).get("/api/v1/club/players/", {"q": "_search"}).json()
+
+    assert rows == []
+
+
+def test_blocking_from_a_players_page_says_what_the_block_does() -> None:
+    ann, bob = UserFactory(), UserFactory(display_name="Bob")
+    client = signed_in_client(ann)
+
+    page = client.post("/club/players/block/", {"username": bob.username}, follow=True)
+
+    assert "You blocked Bob: neither of you sees the other" in page.content.decode()

@@ -12,6 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils.translation import override
 
 from club import errors, presence, services
 from club.models import ChatMessage
@@ -22,6 +23,7 @@ from tests.integration.conftest import redis_layer
 from tests.tournaments.helpers import TournamentFactory, entered, running
 from tournaments import notices
 from tournaments.models import Notification, Registration
+from tournaments.selectors import notification_area, notification_text
 
 pytestmark = pytest.mark.django_db
 
@@ -114,19 +116,33 @@ def test_entrants_are_reminded_once_before_the_start_and_before_check_in_closes(
     now = t.starts_at - timedelta(minutes=settings.CLUB_REMINDER_MINUTES - 1)
     assert services.reminders_send(now=now) == 2
     assert services.reminders_send(now=now + timedelta(minutes=1)) == 0  # once
-    reminders = Notification.objects.filter(tournament=t, kind=Notification.Kind.ANNOUNCEMENT)
-    texts = dict(reminders.values_list("user_id", "text"))
-    assert texts[ann.pk] == "Starts in 9 minutes."
-    assert texts[bob.pk] == "Check-in closes in 9 minutes: check in to play."
+    texts = {
+        n.user_id: notification_text(n)
+        for n in Notification.objects.filter(tournament=t).exclude(kind=Notification.Kind.CHECK_IN)
+    }
+    assert texts[ann.pk] == f"{t.name}: Starts in 9 minutes."
+    assert texts[bob.pk] == f"{t.name}: Check-in closes in 9 minutes: check in to play."
 
 
-def test_a_reminder_is_in_the_players_language() -> None:
+def test_a_reminder_is_read_in_the_readers_language_whatever_it_was_sent_in() -> None:
     t = TournamentFactory()
     (ann,) = entered(t, 1, checked_in=False)
-    ann.preferred_language = "uk"
-    ann.save()
-    services.reminders_send(now=t.starts_at - timedelta(minutes=5))
-    assert Notification.objects.get(user=ann).text == "Починається за 5 хв."
+    with override("en"):
+        services.reminders_send(now=t.starts_at - timedelta(minutes=5))
+    with override("uk"):
+        area = notification_area(user=ann)
+    assert area is not None and area.items[0][1] == f"{t.name}: Починається за 5 хв."
+
+
+def test_an_older_notice_that_kept_its_words_is_still_read_as_it_was_sent() -> None:
+    t = TournamentFactory()
+    (ann,) = entered(t, 1, checked_in=False)
+    Notification.objects.create(
+        user=ann, tournament=t, kind=Notification.Kind.ANNOUNCEMENT, text="Starts in 9 minutes."
+    )
+    with override("uk"):
+        area = notification_area(user=ann)
+    assert area is not None and area.items[0][1] == f"{t.name}: Starts in 9 minutes."
 
 
 @pytest.mark.asyncio

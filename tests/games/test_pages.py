@@ -518,3 +518,25 @@ def test_create_form_plays_every_deal_from_zero_only_with_a_match_length(client)
     assert table.options["boards_from_zero"] is True and table.options["deals"] == 6
     page = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert "Every deal from 0:0:0: on" in page
+
+
+@db
+def test_the_lobby_refuses_a_target_the_barrel_makes_meaningless_and_says_why(client):
+    client.force_login(user := UserFactory())
+    data = {"players": "3", "preset": "classic", "move_seconds": "30", "opt_barrel": "on",
+            "opt_target": "200"}  # fmt: skip
+
+    response = client.post(reverse("games:create"), data)
+
+    assert (response.status_code, Table.objects.filter(created_by=user).exists()) == (400, False)
+    assert "a match is won only from the barrel, with 1000 or more" in response.content.decode()
+
+
+@db
+def test_a_private_tables_player_still_has_its_invite_link_once_the_match_has_begun(client):
+    table, (user, *_) = started_table(humans=1, bots=2, private=True)
+    client.force_login(user)
+
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+
+    assert f"?invite={table.invite_code}" in page

@@ -20,8 +20,9 @@ def announcements(t: Tournament, limit: int = 10) -> list[Any]:
 
 
 def notification_text(note: Any) -> str:
-    """A notification's line, in the reader's language (an announcement is the
-    organiser's own words)."""
+    """A notification's line, in the reader's language, from its kind and parameters (an
+    announcement is the organiser's own words; an older row of the site's may keep
+    the words it was sent with in ``text``)."""
     from tournaments.models import Notification
 
     name = note.tournament.name if note.tournament is not None else ""
@@ -40,6 +41,13 @@ def notification_text(note: Any) -> str:
         return _("%(name)s: the organiser amended the places at your table: %(reason)s") % {
             "name": name,
             "reason": note.text or _("no reason given"),
+        }
+    params = note.params or {}
+    if note.kind == Notification.Kind.STARTS_SOON:
+        return f"{name}: " + _("Starts in %(n)s minutes.") % {"n": params.get("minutes", "?")}
+    if note.kind == Notification.Kind.CHECK_IN_SOON:
+        return f"{name}: " + _("Check-in closes in %(n)s minutes: check in to play.") % {
+            "n": params.get("minutes", "?")
         }
     return f"{name}: {note.text}" if name else str(note.text)
 

@@ -12,14 +12,123 @@
   const note = panel.querySelector(".chat-note");
   const off = panel.querySelector(".chat-off");
   const tableOff = panel.querySelector(".table-chat-off");
+  const sound = panel.querySelector(".chat-sound");
   const URL = /\bhttps?:\/\/[^\s<>"']+/g;
   let state = { follows: [], moderator: false, writes: false };
   let me = null;
   let counter = 0;
+  const undo = {}; // message id -> what to put back if the server refuses it
 
-  function say(message) {
+  function say(message, onRefused) {
     message.id = "c" + ++counter;
-    return window.Club.send(message);
+    const sent = window.Club.send(message);
+    if (onRefused) {
+      if (sent) undo[message.id] = onRefused;
+      else onRefused();
+    }
+    return sent;
+  }
+
+  // -- "Chat" with the unread count, while the chat is out of view ----------------------
+  const jump = document.createElement("button");
+  jump.type = "button";
+  jump.className = "chat-jump";
+  jump.hidden = true;
+  const jumpLabel = document.createElement("span");
+  jumpLabel.textContent = text.jump;
+  const badge = document.createElement("span");
+  badge.className = "chat-unread";
+  badge.hidden = true;
+  jump.append(jumpLabel, badge);
+  document.body.append(jump);
+  let unread = 0;
+  let inView = false;
+  let ready = false; // the first chat.state came: the jump may show
+
+  function showUnread() {
+    badge.textContent = String(unread);
+    badge.hidden = unread === 0;
+    jump.setAttribute("aria-label", unread ? text.unread.replace("{n}", String(unread)) : text.jump);
+    jump.hidden = !ready || inView;
+  }
+
+  function seen() {
+    unread = 0;
+    showUnread();
+  }
+
+  function panelInView() {
+    // Most of the chat on the screen (an edge of it at the bottom is not in view).
+    const box = panel.getBoundingClientRect();
+    const shown = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+    return box.height > 0 && shown >= 0.6 * Math.min(box.height, window.innerHeight);
+  }
+
+  function look() {
+    inView = panelInView();
+    if (inView && !document.hidden) seen();
+    else showUnread();
+  }
+
+  window.addEventListener("scroll", look, { passive: true });
+  window.addEventListener("resize", look);
+  // The page's own drawing moves the chat too (the table's felt, the score sheet).
+  if ("ResizeObserver" in window) new ResizeObserver(look).observe(document.body);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && inView) seen();
+  });
+  jump.addEventListener("click", () => {
+    panel.scrollIntoView({ block: "end" });
+    if (!form.hidden) input.focus({ preventScroll: true });
+    seen();
+  });
+
+  // An optional short tone for a new line (the person's choice, kept in this browser).
+  let audio = null;
+  const SOUND_KEY = "club.chat.sound";
+  function soundOn() {
+    try {
+      return window.localStorage.getItem(SOUND_KEY) === "on";
+    } catch (error) {
+      return false;
+    }
+  }
+  function beep() {
+    if (!sound || !sound.checked) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.08, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.25);
+    } catch (error) {
+      // No sound in this browser: the badge says it.
+    }
+  }
+  if (sound) {
+    sound.checked = soundOn();
+    sound.addEventListener("change", () => {
+      try {
+        window.localStorage.setItem(SOUND_KEY, sound.checked ? "on" : "off");
+      } catch (error) {
+        // Private mode: on for this page only.
+      }
+    });
+  }
+
+  function heard(message) {
+    // A new line from someone else: counted while the chat is out of sight.
+    if (me !== null && message.author.id === me) return;
+    inView = panelInView();
+    if (!inView || document.hidden) {
+      unread += 1;
+      showUnread();
+    }
+    beep();
   }
 
   function showNote(message) {
@@ -100,10 +209,13 @@
     state = message;
     me = state.me;
     panel.hidden = false;
+    ready = true;
+    look();
     lines.replaceChildren();
     message.messages.forEach(add);
     off.checked = message.chat_off;
     off.parentElement.hidden = me === null;
+    if (sound) sound.parentElement.hidden = me === null || message.chat_off;
     tableOff.checked = message.table_chat_off;
     tableOff.parentElement.hidden = !message.switches_table;
     form.hidden = !message.writes;
@@ -115,7 +227,11 @@
     else if (me === null) showNote(text.signIn);
     else showNote("");
   });
-  window.Club.on("chat", add);
+  window.Club.on("chat", (message) => {
+    const fresh = !lines.querySelector('[data-id="' + message.id + '"]');
+    add(message);
+    if (fresh) heard(message);
+  });
   window.Club.on("chat.hidden", (message) => {
     const item = lines.querySelector('[data-id="' + message.id + '"]');
     if (item) item.remove();
@@ -126,7 +242,16 @@
     form.hidden = !state.writes;
     showNote(message.off ? text.tableOff : "");
   });
+  window.Club.on("ack", (message) => {
+    delete undo[message.id];
+  });
   window.Club.on("error", (message) => {
+    const putBack = undo[message.id];
+    if (putBack) {
+      // A refused switch does not stay ticked.
+      delete undo[message.id];
+      putBack();
+    }
     if (message.message) showNote(message.message);
   });
   form.addEventListener("submit", (event) => {
@@ -134,6 +259,12 @@
     const value = input.value.trim();
     if (value && say({ type: "say", text: value })) input.value = "";
   });
-  off.addEventListener("change", () => say({ type: "chat", off: off.checked }));
-  tableOff.addEventListener("change", () => say({ type: "table_chat", off: tableOff.checked }));
+  off.addEventListener("change", () => {
+    const was = !off.checked;
+    say({ type: "chat", off: off.checked }, () => (off.checked = was));
+  });
+  tableOff.addEventListener("change", () => {
+    const was = !tableOff.checked;
+    say({ type: "table_chat", off: tableOff.checked }, () => (tableOff.checked = was));
+  });
 })();

@@ -75,6 +75,22 @@
     return b;
   }
 
+  function valueWords(name, value) {
+    const labels = (strings.values || {})[name];
+    const key = JSON.stringify(value);
+    if (labels && key in labels) return labels[key];
+    if (value === true) return strings.on;
+    if (value === false) return strings.off;
+    return String(value);
+  }
+
+  function changes(c) {
+    // The options that differ from the preset's, in the page's language.
+    return (c.changes || []).map(
+      ([name, value]) => ((strings.options || {})[name] || name) + ": " + valueWords(name, value)
+    );
+  }
+
   function describe(c) {
     return [
       fill(strings.players || "", { n: c.players }),
@@ -124,6 +140,13 @@
       const key = c.status === "declined" ? "declined" : c.status;
       text.textContent = fill(strings[key] || c.status, { names: names });
       actions.append(button(strings.close, "link", () => item.remove()));
+    }
+    const changed = changes(c);
+    if (c.status === "pending" && changed.length) {
+      const list = document.createElement("span");
+      list.className = "changes";
+      list.textContent = fill(strings.changed || "%(changes)s", { changes: changed.join("; ") });
+      text.append(list);
     }
     item.replaceChildren(text, actions);
   }

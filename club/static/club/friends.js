@@ -15,7 +15,9 @@
       return cell;
     }
     if (friend.table_id === null) {
-      cell.textContent = text.online;
+      // A private table is no page for the reader: where, without the link.
+      if (friend.private_table) cell.textContent = friend.playing ? text.privatePlaying : text.private;
+      else cell.textContent = text.online;
       return cell;
     }
     const link = document.createElement("a");
@@ -25,6 +27,13 @@
       String(friend.table_id)
     );
     cell.appendChild(link);
+    if (friend.playing) {
+      const watch = document.createElement("a");
+      watch.className = "button watch";
+      watch.href = link.href;
+      watch.textContent = text.watch;
+      cell.append(" ", watch);
+    }
     return cell;
   }
 
