@@ -36,6 +36,8 @@ PREFIX = "club:presence:"
 class Presence:
     online: bool
     table_id: int | None = None  # the table whose page he has open, the latest one
+    # at a table the reader may not watch (its id withheld: club.selectors.presence_seen)
+    hidden_table: bool = False
 
 
 OFFLINE = Presence(online=False)

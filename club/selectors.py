@@ -83,7 +83,11 @@ def presence_seen(*, viewer: Visitor | None, user_ids: Iterable[int]) -> dict[in
         if table_selectors.may_watch(table=t, user=viewer, invite_code=None)
     }
     return {
-        uid: Presence(online=p.online, table_id=p.table_id if p.table_id in watchable else None)
+        uid: Presence(
+            online=p.online,
+            table_id=p.table_id if p.table_id in watchable else None,
+            hidden_table=p.table_id is not None and p.table_id not in watchable,
+        )
         for uid in ids
         for p in [here.get(uid, presence.OFFLINE)]
     }
@@ -124,7 +128,8 @@ def friends(*, user: User) -> list[Friend]:
             table_id=here[u.pk].table_id if here[u.pk].table_id in watchable else None,
             playing=(here[u.pk].table_id, u.pk) in seated,
             follows_you=u.pk in back,
-            private_table=here[u.pk].table_id is not None and here[u.pk].table_id not in watchable,
+            private_table=here[u.pk].hidden_table
+            or (here[u.pk].table_id is not None and here[u.pk].table_id not in watchable),
         )
         for u in followed
     ]

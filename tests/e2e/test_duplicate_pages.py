@@ -88,7 +88,7 @@ def test_the_boards_page_names_its_matchpoints_in_russian_on_every_screen(
         if screen == PHONE
         else page.locator("table.boards-sheet th").nth(4).inner_text()
     )
-    assert "Очки матча" in label
+    assert "Матчпойнты" in label
 
 
 @SCREENS
