@@ -60,7 +60,7 @@ from bench.strong_v1 import StrongV1Bot
 from games.bots import LEVELS, LIVE_BUDGET, MASTER_BUDGET, Bot, Budget, make_bot
 from games.bots_report import mean_interval, wilson
 from games.engine import Match, Options
-from games.engine.match import deal_cards
+from games.engine.dealing import deal_cards
 
 BENCH_LEVELS = (*LEVELS, "strong-v1")
 SEARCH_LEVELS = ("strong", "master", "strong-v1")

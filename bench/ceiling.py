@@ -43,7 +43,7 @@ from games.bots.reading import Plays
 from games.bots.strong import StrongBot, _Search
 from games.bots_report import mean_interval
 from games.engine import Deal, Match, Options, Phase
-from games.engine.match import deal_cards
+from games.engine.dealing import deal_cards
 from games.engine.views import View
 
 PHASES = {

@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from games.bots.base import Budget, decision_rng, require_turn
+from games.bots.base import SampleClock as _Clock
 from games.bots.basic import BasicBot
 from games.bots.knowledge import Knowledge, knowledge_of
 from games.bots.policy import cards_to_give, rollout
 from games.bots.sampling import sample_hands
-from games.bots.strong import _Clock
 from games.engine.actions import (
     LOOK,
     PASS,

@@ -112,24 +112,18 @@ def friends(*, user: User) -> list[Friend]:
         .exclude(table__status__in=(Table.Status.FINISHED, Table.Status.ABANDONED))
         .values_list("table_id", "user_id")
     )
-    # A private table (a challenge's, one opened as private) is no page for the reader
-    # unless he sits there: his list says where his friend is without the link.
-    watchable = {
-        t.pk
-        for t in Table.objects.filter(pk__in=tables)
-        if table_selectors.may_watch(table=t, user=user, invite_code=None)
-    }
     rows = [
         Friend(
             user_id=u.pk,
             username=u.username,
             name=u.get_display_name(),
             online=here[u.pk].online,
-            table_id=here[u.pk].table_id if here[u.pk].table_id in watchable else None,
+            # presence_seen gives only a table the reader may watch; a private one (a
+            # challenge's, one opened as private) is named without its link.
+            table_id=here[u.pk].table_id,
             playing=(here[u.pk].table_id, u.pk) in seated,
             follows_you=u.pk in back,
-            private_table=here[u.pk].hidden_table
-            or (here[u.pk].table_id is not None and here[u.pk].table_id not in watchable),
+            private_table=here[u.pk].hidden_table,
         )
         for u in followed
     ]

@@ -392,8 +392,8 @@ GAMES_SCHEDULER = env.str(
 GAMES_BOT_DELAY = env.float("GAMES_BOT_DELAY", default=0.8)  # a bot's human-like pause, seconds
 # Open (not started) tables one person may have created.
 GAMES_OPEN_TABLES_PER_USER = env.int("GAMES_OPEN_TABLES_PER_USER", default=3)
-# Tables with bots playing at once (issue 32: twelve tables of master bots from one
-# account stalled every bot table): per person who started them, of those with master
+# Tables with bots playing at once (twelve tables of master bots from one account
+# would stall every bot table): per person who started them, of those with master
 # bots (a master decision costs the bots' pool over a second), and per address.
 GAMES_BOT_TABLES_PER_USER = env.int("GAMES_BOT_TABLES_PER_USER", default=3)
 GAMES_MASTER_TABLES_PER_USER = env.int("GAMES_MASTER_TABLES_PER_USER", default=1)
@@ -463,7 +463,7 @@ CELERY_TASK_ROUTES = {
     "ratings.*": {"queue": "results"},
     "tournaments.*": {"queue": "results"},
     # The computer analysis of finished matches: long and CPU-bound, on a pool of its own
-    # so that bot turns and results never wait behind it (issue 30).
+    # so that bot turns and results never wait behind it.
     "analysis.*": {"queue": "analysis"},
 }
 CELERY_TASK_QUEUES = [Queue("bots"), Queue("results"), Queue("celery"), Queue("analysis")]

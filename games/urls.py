@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import replay_views, views
 
 app_name = "games"
 
@@ -18,10 +18,10 @@ urlpatterns = [
     path("tables/<int:table_id>/start/", views.table_start, name="start"),
     path("tables/<int:table_id>/resign/", views.table_resign, name="resign"),
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="rematch"),
-    path("tables/<int:table_id>/replay/", views.replay, name="replay"),
+    path("tables/<int:table_id>/replay/", replay_views.replay, name="replay"),
     path(
         "tables/<int:table_id>/replay/deals/<int:number>/",
-        views.replay_deal_frames,
+        replay_views.replay_deal_frames,
         name="replay_deal",
     ),
     path("matches/", views.my_matches, name="matches"),

@@ -1,4 +1,5 @@
-"""The game pages: the lobby (/play/), a table (/tables/<id>/), its replay and my matches.
+"""The game pages: the lobby (/play/), a table (/tables/<id>/) and my matches (the replay:
+games/replay_views.py).
 
 Thin: they read through ``games.selectors`` (and ``games.pages.selectors``) and change
 things only through ``games.services``; a refused request shows the service's own error
@@ -15,8 +16,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -42,7 +42,7 @@ from games.pages.options import (
     preset_title,
     seat_label,
 )
-from games.pages.selectors import bot_took_over_from, record_sheet, replay_deal
+from games.pages.selectors import bot_took_over_from
 from games.pages.strings import table_strings
 
 LOBBY_POLL_SECONDS = 5
@@ -290,7 +290,15 @@ def _rematch_offer(table: Table, user: Visitor) -> dict[str, Any] | None:
 # -- a table -----------------------------------------------------------------------------
 
 
-def _table_or_404(table_id: int) -> Table:
+def closed_or_404(request: HttpRequest, table: Table) -> HttpResponse:
+    """A duplicate round's table closed to this visitor until the round is over says so
+    and when it opens (403), rather than "page not found"; anything else is a 404."""
+    if selectors.boards_secret(table):
+        return render(request, "games/boards_secret.html", {"table": table}, status=403)
+    raise Http404
+
+
+def table_or_404(table_id: int) -> Table:
     try:
         return selectors.table_get(table_id=table_id)
     except errors.TableNotFound:
@@ -300,15 +308,15 @@ def _table_or_404(table_id: int) -> Table:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """The live table. Before the match: its seats, join, bots, start. Then the game,
     drawn by static/js/table.js from the websocket's messages."""
-    table = _table_or_404(table_id)
+    table = table_or_404(table_id)
     invite = request.GET.get("invite")
     user = request.user
     if not selectors.may_watch(table=table, user=user, invite_code=invite):
-        return _closed_or_404(request, table)
+        return closed_or_404(request, table)
     seat = selectors.seat_of(table_id=table.pk, user=user)
     seats = list(table.seats.select_related("user"))
     by_number = {s.number: s for s in seats}
-    # Encoded: "x&token=…" must stay one value, not a second parameter (issue 15, item 9).
+    # Encoded: "x&token=…" must stay one value, not a second parameter.
     ws_path = f"/ws/tables/{table.pk}/" + (f"?{urlencode({'invite': invite})}" if invite else "")
     summary = selectors.table_summary(table, seats)
     summary["rules"] = all_lines(table.options)
@@ -363,7 +371,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "differences": changes,
             "invite": invite,
             "invite_url": invite_url,
-            "ending": _ending(table),
+            "ending": match_ending(table),
             "rematch": config["rematch"],
             # The board itself offers it when the match was won (static/js/render.js).
             "rematch_shown": table.status == Table.Status.FINISHED
@@ -377,7 +385,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def _ending(table: Table) -> str:
+def match_ending(table: Table) -> str:
     """How a finished match that nobody won ended ("" otherwise); an organiser's amended
     places, with his reason, instead of "the places go by the scores"."""
     result = (
@@ -406,107 +414,6 @@ def amended_text(amendment: placing.Amendment) -> str:
     return _("The organiser amended the places: %(reason)s") % {
         "reason": amendment.reason or _("no reason given")
     }
-
-
-# -- replays -----------------------------------------------------------------------------
-
-
-class _BoardsSecret(Exception):
-    """A duplicate round's table or replay asked for before the round is over."""
-
-    def __init__(self, table: Table) -> None:
-        self.table = table
-
-
-def _closed_or_404(request: HttpRequest, table: Table) -> HttpResponse:
-    """A duplicate round's table closed to this visitor until the round is over says so
-    and when it opens (403), rather than "page not found"; anything else is a 404."""
-    if selectors.boards_secret(table):
-        return render(request, "games/boards_secret.html", {"table": table}, status=403)
-    raise Http404
-
-
-def _finished_record(request: HttpRequest, table_id: int) -> tuple[Table, dict[str, Any]]:
-    table = _table_or_404(table_id)
-    if not selectors.may_watch(
-        table=table, user=request.user, invite_code=request.GET.get("invite")
-    ):
-        raise _BoardsSecret(table) if selectors.boards_secret(table) else Http404
-    if selectors.boards_secret(table):
-        raise _BoardsSecret(table)
-    try:
-        record = selectors.match_record_export(table_id=table.pk)
-    except errors.TableError:
-        raise Http404 from None
-    return table, record
-
-
-def replay(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A finished match step by step, every hand shown, with the score sheet and each
-    deal's fair-dealing check (run in the page by static/js/fairdeal.js)."""
-    try:
-        table, record = _finished_record(request, table_id)
-    except _BoardsSecret as closed:
-        return _closed_or_404(request, closed.table)
-    invite = request.GET.get("invite")
-    query = f"?{urlencode({'invite': invite})}" if invite else ""
-    players = record.get("options", {}).get("players", table.players)
-    by_number = {s.number: s for s in table.seats.select_related("user")}
-    sheet = record_sheet(record)
-    dealings = [
-        {
-            "deal": number,
-            "dealer": sheet[number]["dealer"] if number < len(sheet) else None,
-            "hands": deal.get("hands"),
-            "talons": deal.get("talons") or [deal.get("talon")],
-            "dealing": deal.get("dealing"),
-        }
-        for number, deal in enumerate(record["deals"])
-    ]
-    config = {
-        "table_id": table.pk,
-        "players": players,
-        "first_dealer": record.get("first_dealer"),
-        "deals": len(record["deals"]),
-        "names": [seat_label(by_number[n]) if n in by_number else "" for n in range(players)],
-        "deal_url": reverse("games:replay_deal", args=[table.pk, 0]).rsplit("/0/", 1)[0] + "/",
-        "query": query,
-        "sprite_url": card_sprite_url(),
-        "fairdeal_url": static("js/fairdeal.js"),
-        # HOOK: the fair-dealing check needs static/js/fairdeal.js, shipped separately.
-        "fairdeal_available": finders.find("js/fairdeal.js") is not None,
-        "dealings": dealings,
-        "sheet": sheet,
-        "rules": all_lines(record.get("options", {})),
-    }
-    return render(
-        request,
-        "games/replay.html",
-        {
-            "table": table,
-            "config": config,
-            "strings": table_strings(),
-            "preset": preset_title(table.preset, table.options),
-            "ending": _ending(table),
-            "record_url": reverse("api-table-record", args=[table.pk])
-            + "?"
-            + urlencode({"download": 1, **({"invite": invite} if invite else {})}),
-        },
-    )
-
-
-@require_GET
-def replay_deal_frames(request: HttpRequest, table_id: int, number: int) -> JsonResponse:
-    """One deal of a finished match, frame by frame (JSON for the replay page)."""
-    try:
-        _table, record = _finished_record(request, table_id)
-    except _BoardsSecret:
-        raise Http404 from None
-    try:
-        data = replay_deal(record, number)
-    except IndexError:
-        raise Http404 from None
-    return JsonResponse(data)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

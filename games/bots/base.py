@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -65,3 +67,35 @@ class RandomBot:
         require_turn(view)
         rng = decision_rng(self.seed, view)
         return view.legal[rng.randrange(len(view.legal))]
+
+
+class SampleClock:
+    """Yields sample numbers until the sample cap or the deadline (at least one)."""
+
+    def __init__(self, budget: Budget, now: Callable[[], float] | None = None) -> None:
+        self.budget = budget
+        self.now = now or (time.process_time if budget.cpu else time.perf_counter)
+        self.start = self.now()
+
+    def samples(self) -> range | _Timed:
+        if self.budget.seconds is None:
+            return range(self.budget.samples)
+        return _Timed(self)
+
+
+class _Timed:
+    def __init__(self, clock: SampleClock) -> None:
+        self.clock = clock
+        self.i = 0
+
+    def __iter__(self) -> _Timed:
+        return self
+
+    def __next__(self) -> int:
+        c = self.clock
+        seconds = c.budget.seconds
+        assert seconds is not None
+        if self.i >= c.budget.samples or (self.i > 0 and c.now() - c.start >= seconds):
+            raise StopIteration
+        self.i += 1
+        return self.i - 1

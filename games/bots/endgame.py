@@ -14,8 +14,11 @@ remain at a real decision, for every candidate card on every sample.
 
 from __future__ import annotations
 
+from games.engine.actions import PLAYS
 from games.engine.cards import ACES_MASK, CARD_POINTS, KQ_MASKS, MARRIAGE_VALUES, SUIT_MASKS
 from games.engine.deal import Deal, Phase
+
+from .policy import bits
 
 _KING = 3
 _QUEEN = 2
@@ -226,4 +229,40 @@ def cards_left(deal: Deal) -> int:
     return n
 
 
-__all__ = ["Solver", "cards_left", "solve", "solver_for"]
+def play_exactly(deal: Deal, solver: Solver) -> None:
+    """Finish ``deal`` with best play for both sides: the solver's value of the position,
+    then at every turn the first card (high to low) that keeps it: the one the solve
+    remembered (``Solver.line_card``), else proven with a null window (a search that only
+    asks "at least v?" or "at most v?" is far cheaper)."""
+    decl = deal.declarer
+    v = solve(deal, solver)
+    while deal.phase is Phase.PLAY:
+        seat = deal.to_act
+        hands = tuple(deal.hands)
+        trick = tuple(deal.trick)
+        seats = tuple(deal.trick_seats)
+        on = deal.trick_no > 0
+        cards = bits(deal.playable_mask())
+        choice = (
+            cards[0] if len(cards) == 1 else solver.line_card(hands, trick, seat, deal.trump, on, v)
+        )
+        if choice < 0:  # not known from the solve: prove it card by card
+            choice = cards[-1]
+            for card in reversed(cards):
+                if seat == decl:
+                    keeps = (
+                        solver.after(hands, trick, seats, seat, deal.trump, on, card, v - 1, v) >= v
+                    )
+                else:
+                    keeps = (
+                        solver.after(hands, trick, seats, seat, deal.trump, on, card, v, v + 1) <= v
+                    )
+                if keeps:
+                    choice = card
+                    break
+        before = deal.points[decl] + deal.marriages[decl]
+        deal.apply(PLAYS[choice])
+        v -= deal.points[decl] + deal.marriages[decl] - before
+
+
+__all__ = ["Solver", "cards_left", "play_exactly", "solve", "solver_for"]

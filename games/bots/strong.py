@@ -29,7 +29,6 @@ near the target), not by raw points, and the candidate with the best mean wins.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
@@ -37,7 +36,6 @@ from games.engine.actions import (
     DARK,
     LOOK,
     PASS,
-    PLAYS,
     REDEAL,
     WRITE_OFF,
     Action,
@@ -49,13 +47,12 @@ from games.engine.deal import Deal, Outcome, Phase
 from games.engine.position import deal_at_first_lead, deal_from_view
 from games.engine.views import View
 
-from .base import Budget, decision_rng, require_turn
+from .base import Budget, SampleClock, decision_rng, require_turn
 from .basic import BasicBot
-from .endgame import Solver
-from .endgame import solve as solve_value
+from .endgame import Solver, play_exactly
 from .knowledge import Knowledge, knowledge_of
 from .objective import MatchValue
-from .policy import bits, cards_to_give, estimate_points, rollout
+from .policy import cards_to_give, estimate_points, rollout
 from .reading import (
     CALL_SLACK,
     Plays,
@@ -160,7 +157,7 @@ class _Search:
         self.view = view
         self.legal = view.legal
         self.rng = decision_rng(bot.seed, view)
-        self.clock = _Clock(bot.budget)
+        self.clock = SampleClock(bot.budget)
         self.value = MatchValue(view)
         self.solvers: dict[int, Solver] = {}
         assert view.seat is not None
@@ -200,7 +197,7 @@ class _Search:
         tricks = self.bot.leaf_tricks if exact_from is None else exact_from
         rollout(deal, stop=tricks * deal.k)
         if deal.phase is _PLAY:
-            _play_exactly(deal, self._solver(deal))
+            play_exactly(deal, self._solver(deal))
         return deal
 
     def declare(
@@ -526,74 +523,6 @@ def _scored_at(deal: Deal, contract: int | None) -> Deal:
     if deal.outcome is Outcome.WRITTEN_OFF or (contract is not None and contract == deal.contract):
         return deal
     return deal.rescored(contract)
-
-
-def _play_exactly(deal: Deal, solver: Solver) -> None:
-    """Finish ``deal`` with best play for both sides: the solver's value of the position,
-    then at every turn the first card (high to low) that keeps it: the one the solve
-    remembered (``Solver.line_card``), else proven with a null window (a search that only
-    asks "at least v?" or "at most v?" is far cheaper)."""
-    decl = deal.declarer
-    v = solve_value(deal, solver)
-    while deal.phase is _PLAY:
-        seat = deal.to_act
-        hands = tuple(deal.hands)
-        trick = tuple(deal.trick)
-        seats = tuple(deal.trick_seats)
-        on = deal.trick_no > 0
-        cards = bits(deal.playable_mask())
-        choice = (
-            cards[0] if len(cards) == 1 else solver.line_card(hands, trick, seat, deal.trump, on, v)
-        )
-        if choice < 0:  # not known from the solve: prove it card by card
-            choice = cards[-1]
-            for card in reversed(cards):
-                if seat == decl:
-                    keeps = (
-                        solver.after(hands, trick, seats, seat, deal.trump, on, card, v - 1, v) >= v
-                    )
-                else:
-                    keeps = (
-                        solver.after(hands, trick, seats, seat, deal.trump, on, card, v, v + 1) <= v
-                    )
-                if keeps:
-                    choice = card
-                    break
-        before = deal.points[decl] + deal.marriages[decl]
-        deal.apply(PLAYS[choice])
-        v -= deal.points[decl] + deal.marriages[decl] - before
-
-
-class _Clock:
-    """Yields sample numbers until the sample cap or the deadline (at least one)."""
-
-    def __init__(self, budget: Budget, now: Callable[[], float] | None = None) -> None:
-        self.budget = budget
-        self.now = now or (time.process_time if budget.cpu else time.perf_counter)
-        self.start = self.now()
-
-    def samples(self) -> range | _Timed:
-        if self.budget.seconds is None:
-            return range(self.budget.samples)
-        return _Timed(self)
-
-
-class _Timed:
-    def __init__(self, clock: _Clock) -> None:
-        self.clock = clock
-        self.i = 0
-
-    def __iter__(self) -> _Timed:
-        return self
-
-    def __next__(self) -> int:
-        c = self.clock
-        seconds = c.budget.seconds
-        assert seconds is not None
-        if self.i >= c.budget.samples or (self.i > 0 and c.now() - c.start >= seconds):
-            raise StopIteration
-        self.i += 1
-        return self.i - 1
 
 
 __all__ = ["LIVE_BUDGET", "MASTER_BUDGET", "MasterBot", "StrongBot"]

@@ -26,6 +26,7 @@ from .actions import (
 )
 from .cards import CARDS, Card, Rank, Suit, parse_card
 from .deal import Deal, Outcome, Phase
+from .dealing import deal_cards
 from .errors import (
     EngineError,
     IllegalAction,
@@ -36,7 +37,7 @@ from .errors import (
     NotYourTurn,
 )
 from .events import Event
-from .match import DealResult, Ending, Match, deal_cards
+from .match import DealResult, Ending, Match
 from .options import PRESETS, BarrelBidding, Bolts, Options
 from .record import RecordError
 from .replay import replay

@@ -32,8 +32,9 @@ from typing import Any
 
 from .cards import CARDS, Card, mask_cards
 from .deal import Phase
+from .dealing import deal_in_order
 from .errors import InvalidSeed
-from .match import Match, deal_in_order
+from .match import Match
 from .record import RecordError, dealt_cards, play_deal, read_header
 
 DOMAIN = b"thousand/deck/1"

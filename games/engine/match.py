@@ -16,6 +16,7 @@ from typing import Any
 from .actions import Action
 from .cards import FULL_DECK
 from .deal import BARREL_BID, Deal, Outcome, Phase, active_seats
+from .dealing import deal_cards
 from .errors import IllegalAction, MalformedRecord
 from .events import (
     BarrelArrived,
@@ -34,7 +35,6 @@ from .record import match_to_record, play_deal, read_header
 from .views import View, view_for
 
 _COMPLETE = Phase.COMPLETE
-_DECK = range(24)
 BARREL_SCORE = 880
 FALLEN_SCORE = 760  # 880 − 120
 BARREL_ATTEMPTS = 3
@@ -523,43 +523,6 @@ def places(
 
     keys = [key(s) for s in range(len(scores))]
     return [1 + sum(other < mine for other in keys) for mine in keys]
-
-
-def deal_cards(rng: random.Random, players: int, dealer: int) -> tuple[list[int], tuple[int, ...]]:
-    """Shuffle and deal: the hands (as card masks, in seat order; the resting dealer's
-    empty with four players) and the talons (two with two players), docs/spec.md §2.1, §4, §5.
-
-    The deck is ordered by 24 independent uniform keys from ``rng`` (a tie has odds
-    near 2⁻⁴⁵), which is a uniform shuffle; pass a ``random.SystemRandom`` for a
-    cryptographically secure deal."""
-    rnd = rng.random
-    keys = [rnd() for _ in _DECK]
-    return deal_in_order(sorted(_DECK, key=keys.__getitem__), players, dealer)
-
-
-def deal_in_order(
-    order: Sequence[int], players: int, dealer: int
-) -> tuple[list[int], tuple[int, ...]]:
-    """Deal a deck given top card first (card indices): each hand in seat order takes the
-    next cards of its size, then each talon (:func:`deal_layout`)."""
-    masks = []
-    pos = 0
-    for size in deal_layout(players, dealer):
-        m = 0
-        for c in order[pos : pos + size]:
-            m |= 1 << c
-        masks.append(m)
-        pos += size
-    return masks[:players], tuple(masks[players:])
-
-
-def deal_layout(players: int, dealer: int) -> list[int]:
-    """Cards per hand in seat order, then per talon."""
-    if players == 2:
-        return [10, 10, 2, 2]
-    if players == 4:
-        return [0 if s == dealer else 7 for s in range(4)] + [3]
-    return [7, 7, 7, 3]
 
 
 __all__ = ["BARREL_BID", "DealResult", "Ending", "Match", "places"]

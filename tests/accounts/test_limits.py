@@ -1,4 +1,4 @@
-"""Limits that hold across processes and proxies (issue 15, items 4 and 5): sign-ups per
+"""Limits that hold across processes and proxies: sign-ups per
 address for the API and the page together, failed sign-ins per account and per address,
 X-Forwarded-For trusted only as far as configured."""
 
@@ -192,7 +192,7 @@ def test_the_limits_count_in_redis_on_the_full_stack_and_in_memory_embedded(tmp_
     assert cache_backend(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}") == "LocMemCache"
 
 
-# ------------------------------------------ known devices (issue 32, item 9: lockout as a weapon)
+# ------------------------------------------ known devices (lockout must not become a weapon)
 
 
 def page_attempt(browser, username: str, password: str, address: str = "10.0.0.1"):

@@ -6,7 +6,7 @@ import random
 
 from games.bots import Bot, Budget, make_bot
 from games.engine import Match, Options
-from games.engine.match import deal_cards as random_cards
+from games.engine.dealing import deal_cards as random_cards
 
 # Tiny, time-free budget: fast, and a pure function of seed and view.
 TEST_BUDGET = Budget(seconds=None, samples=2)

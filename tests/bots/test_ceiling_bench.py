@@ -10,7 +10,7 @@ from games.bots import BasicBot, Budget
 from games.bots.knowledge import knowledge_of
 from games.bots.reading import Plays
 from games.engine import Deal, Match, Options, Phase
-from games.engine.match import deal_cards
+from games.engine.dealing import deal_cards
 
 BUDGET = Budget(seconds=None, samples=3)
 

@@ -222,7 +222,7 @@ def test_the_true_layout_fits_every_play_of_the_policy(players: int) -> None:
     import random
 
     from games.bots import reading
-    from games.engine.match import deal_cards
+    from games.engine.dealing import deal_cards
 
     options = Options().replace(players=players)
     checked = 0

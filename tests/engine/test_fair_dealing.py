@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from games.engine import Match, Options, RecordError
 from games.engine.cards import CARD_NAMES, FULL_DECK, card_index
+from games.engine.dealing import deal_layout
 from games.engine.fair import (
     DOMAIN,
     InvalidSeed,
@@ -32,7 +33,6 @@ from games.engine.fair import (
     validate_client_seed,
     verify_record,
 )
-from games.engine.match import deal_layout
 from tests.engine.fair_records import seeded_record, swap_cards
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fair-dealing.md"
