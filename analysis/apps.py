@@ -8,7 +8,9 @@ class AnalysisConfig(AppConfig):
     verbose_name = _("Analysis")
 
     def ready(self) -> None:
+        from analysis import slots
         from analysis.receivers import on_match_finished
         from games.signals import match_finished
 
         match_finished.connect(on_match_finished, dispatch_uid="analysis.on_match_finished")
+        slots.register()

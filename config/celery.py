@@ -113,9 +113,9 @@ PLAY_TASKS = ("games.clocks_sweep", "tournaments.tick")
 # (tests/test_periodic_tasks.py holds the two lists to CELERY_BEAT_SCHEDULE).
 HOUSEKEEPING_TASKS = (
     "games.logs_archive",
-    "club.chat_expire",
-    "club.challenges_expire",
-    "club.reminders_send",
+    "social.chat_expire",
+    "social.challenges_expire",
+    "social.reminders_send",
 )
 
 

@@ -2,9 +2,9 @@
 
 from django.urls import path
 
-from club.routing import websocket_urlpatterns as club_routes
 from config.consumers import EchoConsumer
 from games.consumers import LobbyConsumer, TableConsumer
+from social.routing import websocket_urlpatterns as social_routes
 from tournaments.routing import websocket_urlpatterns as tournament_routes
 
 websocket_urlpatterns = [
@@ -12,5 +12,5 @@ websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     *tournament_routes,
-    *club_routes,
+    *social_routes,
 ]

@@ -55,11 +55,12 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "django_countries",
+    "core",
     "accounts",
     "games",
     "tournaments",
     "ratings",
-    "club",
+    "social",
     "analysis",
 ]
 
@@ -276,7 +277,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     # No DEFAULT_THROTTLE_RATES: each throttle reads its rate from a setting of its own
-    # on every request (ACCOUNTS_SIGNUP_RATE, CLUB_WRITE_RATE), so a deployment sets it
+    # on every request (ACCOUNTS_SIGNUP_RATE, SOCIAL_WRITE_RATE), so a deployment sets it
     # by its environment and a test by the settings fixture.
     # REMOTE_ADDR is already the client's address (TRUSTED_PROXIES below): DRF must not
     # read X-Forwarded-For again (its None would trust any header a client sends).
@@ -314,9 +315,9 @@ SPECTACULAR_SETTINGS = {
             ),
         },
         {
-            "name": "club",
+            "name": "social",
             "description": (
-                "The club around the tables: follow and block players, the Friends list "
+                "The social side of the tables: follow and block players, the Friends list "
                 "with presence, mutes, chat reports and challenges (docs/social.md)."
             ),
         },
@@ -406,7 +407,7 @@ GAMES_WS_BURST = 20  # ... in bursts of this many
 GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is closed
 GAMES_WS_USER_RATE = 20.0  # client messages a second per person (per address when anonymous),
 GAMES_WS_USER_BURST = 40  # all his table connections together, in bursts of this many
-# Websockets of each kind (tables, lobby, tournaments, notifications, club) one person holds at
+# Websockets of each kind (tables, lobby, tournaments, notifications, social) one person holds at
 # a time, across every server process (counted in Redis: config/ws_guard.py) ...
 GAMES_WS_MAX_PER_USER = env.int("GAMES_WS_MAX_PER_USER", default=8)
 # ... and one address (0: no cap). Behind a proxy, set DJANGO_TRUSTED_PROXIES, or every
@@ -419,28 +420,28 @@ GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
 # token, its password, a sign-out: checked in PostgreSQL every half of it, and before the
 # socket acts when the last check is older), however the closing message fares in Redis.
 GAMES_WS_CREDENTIAL_SECONDS = env.float("GAMES_WS_CREDENTIAL_SECONDS", default=5.0)
-# ------------------------------------------------------------------ the club (docs/social.md)
-# A club socket that stops without closing (its server died) still counts its person
+# ------------------------------------------------------------------ the social app (docs/social.md)
+# A social socket that stops without closing (its server died) still counts its person
 # online for at most this many seconds; each process re-scores its sockets every third.
-CLUB_PRESENCE_TTL = 15
-CLUB_CHAT_MAX_LENGTH = 300  # characters of one chat message
-# At most CLUB_CHAT_MESSAGES chat lines in CLUB_CHAT_SECONDS per person, across processes.
-CLUB_CHAT_RATE = (
-    env.int("CLUB_CHAT_MESSAGES", default=5),
-    env.int("CLUB_CHAT_SECONDS", default=10),
+SOCIAL_PRESENCE_TTL = 15
+SOCIAL_CHAT_MAX_LENGTH = 300  # characters of one chat message
+# At most SOCIAL_CHAT_MESSAGES chat lines in SOCIAL_CHAT_SECONDS per person, across processes.
+SOCIAL_CHAT_RATE = (
+    env.int("SOCIAL_CHAT_MESSAGES", default=5),
+    env.int("SOCIAL_CHAT_SECONDS", default=10),
 )
-# The club's writes (follows, blocks, challenges, reports…) per person; a DRF rate.
-CLUB_WRITE_RATE = env.str("CLUB_WRITE_RATE", default="120/minute")
-CLUB_CHAT_HISTORY = 50  # messages a chat shows when it opens
-CLUB_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
-# The word filter's lists (club/wordfilter.py): Russian and Ukrainian; English from
-# better-profanity's own list while CLUB_CHAT_FILTER_ENGLISH is on.
-CLUB_CHAT_WORDLISTS = [str(BASE_DIR / "club" / "wordlists" / "ru_uk.txt")]
-CLUB_CHAT_FILTER_ENGLISH = True
-CLUB_CHALLENGE_SECONDS = 180  # a challenge not answered by then expires
+# The social app's writes (follows, blocks, challenges, reports…) per person; a DRF rate.
+SOCIAL_WRITE_RATE = env.str("SOCIAL_WRITE_RATE", default="120/minute")
+SOCIAL_CHAT_HISTORY = 50  # messages a chat shows when it opens
+SOCIAL_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
+# The word filter's lists (social/wordfilter.py): Russian and Ukrainian; English from
+# better-profanity's own list while SOCIAL_CHAT_FILTER_ENGLISH is on.
+SOCIAL_CHAT_WORDLISTS = [str(BASE_DIR / "social" / "wordlists" / "ru_uk.txt")]
+SOCIAL_CHAT_FILTER_ENGLISH = True
+SOCIAL_CHALLENGE_SECONDS = 180  # a challenge not answered by then expires
 # Challenges one person may have waiting for answers at once (one at a time per pair).
-CLUB_CHALLENGES_PER_USER = env.int("CLUB_CHALLENGES_PER_USER", default=3)
-CLUB_REMINDER_MINUTES = 10  # entrants are reminded this long before a tournament starts
+SOCIAL_CHALLENGES_PER_USER = env.int("SOCIAL_CHALLENGES_PER_USER", default=3)
+SOCIAL_REMINDER_MINUTES = 10  # entrants are reminded this long before a tournament starts
 # ------------------------------------------------------------------ tournaments
 # Notifications (an announcement, check-in open, a table ready) go to each player's
 # notification area on the site; with this on, by email too (Django's email backend:
@@ -472,9 +473,9 @@ CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 5.0},
     "games-logs-archive": {"task": "games.logs_archive", "schedule": GAMES_ARCHIVE_SWEEP_SECONDS},
-    "club-chat-expire": {"task": "club.chat_expire", "schedule": 3600.0},
-    "club-challenges-expire": {"task": "club.challenges_expire", "schedule": 15.0},
-    "club-reminders": {"task": "club.reminders_send", "schedule": 60.0},
+    "social-chat-expire": {"task": "social.chat_expire", "schedule": 3600.0},
+    "social-challenges-expire": {"task": "social.challenges_expire", "schedule": 15.0},
+    "social-reminders": {"task": "social.reminders_send", "schedule": 60.0},
 }
 
 # The computer analysis of finished matches (analysis/, docs/analysis.md): worlds sampled a

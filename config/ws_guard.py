@@ -55,7 +55,7 @@ NOUNS = {
     "tournament": "tournament",
     "notifications": "notification",
     "echo": "echo",
-    "club": "club",
+    "social": "social",
 }
 
 

@@ -37,7 +37,7 @@ def send(
     ``table.message`` forwards the text, ``table.refresh`` makes each connection send
     its own full state again, ``table.public`` forwards a text that carries no seat's
     view (an analysis's progress); ``extra`` adds fields to every event (another app's
-    own groups: the club's chat). A table's views go through :func:`send_views`: a
+    own groups: the social app's chat). A table's views go through :func:`send_views`: a
     table socket forwards no ``table.message`` that does not say whose view it is.
 
     In a server process (a worker thread of its event loop) the batch is handed to the

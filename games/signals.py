@@ -10,11 +10,11 @@ match_finished = Signal()
 table_changed = Signal()
 # Sent inside ``table_join``, under the table's lock, before the seat is taken; kwargs:
 # ``table``, ``user``. A receiver refuses the join by raising a ``games.errors``
-# error (the club: a person seated there blocks him); nothing has changed then.
+# error (the social app: a person seated there blocks him); nothing has changed then.
 table_joining = Signal()
 # Sent inside ``table_open``, in its transaction, after a person opened a table from the
 # lobby or the API; kwargs: ``table``, ``user``, ``chat`` (False: he asked for the table's
-# chat to be off from the start; the club keeps chat, games knows nothing of it).
+# chat to be off from the start; the social app keeps chat, games knows nothing of it).
 table_opened = Signal()
 # Asked by the pages and the API that show a finished match's places: kwargs
 # ``table_ids``; a receiver (tournaments: an organiser amended a table's result) answers

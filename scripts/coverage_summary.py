@@ -10,7 +10,7 @@ import sys
 
 import coverage
 
-APPS = ["config", "accounts", "games", "tournaments", "ratings", "analysis", "club"]
+APPS = ["config", "accounts", "games", "tournaments", "ratings", "analysis", "social"]
 
 
 def main() -> int:

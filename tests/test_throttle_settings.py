@@ -1,5 +1,5 @@
 """The request rates are settings read on every request (ACCOUNTS_SIGNUP_RATE,
-CLUB_WRITE_RATE): a deployment sets them by its environment, a test by the settings
+SOCIAL_WRITE_RATE): a deployment sets them by its environment, a test by the settings
 fixture, and the new rate holds at once."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.core.cache import caches
 
-from tests.club.helpers import signed_in_client
 from tests.factories import UserFactory
+from tests.social.helpers import signed_in_client
 
 pytestmark = pytest.mark.django_db
 
@@ -21,11 +21,12 @@ def fresh_counts():
 
 
 def test_the_club_write_rate_is_the_setting(settings) -> None:
-    settings.CLUB_WRITE_RATE = "2/minute"
+    settings.SOCIAL_WRITE_RATE = "2/minute"
     client = signed_in_client(UserFactory())
     targets = [UserFactory() for _ in range(3)]
     statuses = [
-        client.post("/api/v1/club/follows/", {"username": t.username}).status_code for t in targets
+        client.post("/api/v1/social/follows/", {"username": t.username}).status_code
+        for t in targets
     ]
     assert statuses == [201, 201, 429]
 

@@ -20,3 +20,7 @@ class TournamentsConfig(AppConfig):
             on_result_amendments, dispatch_uid="tournaments.on_result_amendments"
         )
         table_rematching.connect(refuse_rematch, dispatch_uid="tournaments.refuse_rematch")
+
+        from tournaments import slots
+
+        slots.register()

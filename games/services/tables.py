@@ -75,7 +75,7 @@ def table_open(*, user: User, chat: bool = True, **fields: Any) -> Table:
     """A person opens a table from the lobby or the API: :func:`table_create` within the
     cap on open tables. Tables that start at once (play against bots, a tournament's
     round) are created directly and count against nothing. ``chat=False``: the table's
-    chat is off from the start (the club's receiver of :data:`table_opened` keeps it)."""
+    chat is off from the start (the social app's receiver of :data:`table_opened` keeps it)."""
     _open_tables_check(user)
     refusal = target_refusal(
         table_options(

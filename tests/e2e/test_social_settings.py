@@ -26,9 +26,9 @@ def test_a_person_seen_by_nobody_is_offline_on_his_followers_friends_list(
     sign_up(ann)
     bob_name = sign_up(bob)
     ann.goto(f"/players/{bob_name}/")
-    ann.click(".club-actions button[type=submit]")  # follow
-    bob.goto("/club/friends/")  # his page holds a club socket: online
-    ann.goto("/club/friends/")
+    ann.click(".social-actions button[type=submit]")  # follow
+    bob.goto("/social/friends/")  # his page holds a social socket: online
+    ann.goto("/social/friends/")
     ann.wait_for_selector(".friend.online")
 
     form = bob.locator("#social-settings")
@@ -36,7 +36,7 @@ def test_a_person_seen_by_nobody_is_offline_on_his_followers_friends_list(
     bob.check("input[name=presence][value=nobody]")
     bob.click("#social-settings button[type=submit]")
     bob.wait_for_selector(".messages")
-    ann.goto("/club/friends/")
+    ann.goto("/social/friends/")
 
     assert ann.locator(".friend").evaluate("li => li.classList.contains('online')") is False
     assert bob.is_checked("input[name=presence][value=nobody]")

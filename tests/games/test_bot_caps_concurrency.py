@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from club import services as club_services
 from config.errors import ServiceError
 from games import services
 from games.models import Table
+from social import services as social_services
 from tests.factories import UserFactory
 from tests.integration.conftest import require_postgres_database
 
@@ -93,16 +93,16 @@ def test_twelve_accounts_racing_from_one_address_start_only_its_cap(settings) ->
 def test_challenges_of_master_bots_accepted_together_start_one_table(settings) -> None:
     """Every door goes through the caps: a challenge's table is its challenger's."""
     ann = UserFactory()
-    invited = [UserFactory() for _ in range(settings.CLUB_CHALLENGES_PER_USER)]
+    invited = [UserFactory() for _ in range(settings.SOCIAL_CHALLENGES_PER_USER)]
     challenges = [
-        club_services.challenge_create(user=ann, invited=[person], bot_level="master")
+        social_services.challenge_create(user=ann, invited=[person], bot_level="master")
         for person in invited
     ]
 
     outcomes = race(
         [
             (
-                lambda person=person, c=c: club_services.challenge_answer(
+                lambda person=person, c=c: social_services.challenge_answer(
                     user=person, challenge_id=c.pk, accept=True
                 )
             )

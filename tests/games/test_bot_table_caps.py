@@ -1,7 +1,7 @@
 """One account stalled bot play for everyone (issue 32, item 2): the tables with bots a
 person has playing at once are capped, per person, for master bots, and per address;
 only tables still playing count. Every door that starts a table with bots goes through
-the one check in ``table_start`` (the challenges' door: tests/club/test_challenge_rules.py);
+the one check in ``table_start`` (the challenges' door: tests/social/test_challenge_rules.py);
 only a tournament's tables pass ``uncapped=True``."""
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def path_of(kind: str, table_id: int, tournament_id: int = 1) -> str:
         "lobby": "/ws/lobby/",
         "tournament": f"/ws/tournaments/{tournament_id}/",
         "notifications": "/ws/notifications/",
-        "club": "/ws/club/",
+        "social": "/ws/social/",
     }[kind]
 
 
@@ -125,7 +125,7 @@ def test_each_kind_of_socket_is_capped_per_person_across_two_servers(servers: An
 
     async def run() -> dict[str, tuple[str | None, int | None]]:
         outcome = {}
-        for kind in ("table", "lobby", "tournament", "notifications", "club"):
+        for kind in ("table", "lobby", "tournament", "notifications", "social"):
             path = path_of(kind, table.pk)
             held = [await connect(ports[n % 2], path, token) for n in range(cap)]
             for ws in held:
@@ -374,7 +374,7 @@ def test_signing_out_closes_the_sessions_sockets(servers: Any) -> None:
 
     async def run() -> list[tuple[str | None, int | None]]:
         sockets = [await connect(port, path_of(kind, 0), cookie=cookie)
-                   for kind in ("lobby", "notifications", "tournament", "club")]  # fmt: skip
+                   for kind in ("lobby", "notifications", "tournament", "social")]  # fmt: skip
         for ws in sockets:
             await settled(ws, "lobby")
         started = time.monotonic()

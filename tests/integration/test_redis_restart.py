@@ -124,15 +124,15 @@ def test_a_token_revoked_while_redis_is_away_closes_the_old_table_and_club_socke
 
     async def run() -> tuple[tuple[int, int], list[str]]:
         seated = await connect(server, f"/ws/tables/{table.pk}/", token)
-        club = await connect(server, f"/ws/club/?table={table.pk}", token)
+        social = await connect(server, f"/ws/social/?table={table.pk}", token)
         version = (await state_of(seated))["version"]
-        await settled(club, "club")
+        await settled(social, "social")
         own_redis.stop()
         statuses = await asyncio.to_thread(token_delete, server, token)
         own_redis.start()
         pass_ = {"type": "action", "id": "a1", "version": version, "action": {"type": "pass"}}
         say = {"type": "say", "id": "s1", "text": "still here"}
-        return statuses, [await answer(seated, pass_), await answer(club, say)]
+        return statuses, [await answer(seated, pass_), await answer(social, say)]
 
     statuses, answers = asyncio.run(run())
     assert statuses == (204, 401)
@@ -153,7 +153,7 @@ def test_sockets_opened_at_once_after_redis_restarts_are_let_in(
     paths = {
         "table": f"/ws/tables/{table.pk}/",
         "lobby": "/ws/lobby/",
-        "club": f"/ws/club/?table={table.pk}",
+        "social": f"/ws/social/?table={table.pk}",
         "notifications": "/ws/notifications/",
     }
 

@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import errors as club_errors
-from club import services as club_services
+from social import errors as social_errors
+from social import services as social_services
 from tests.tournaments.helpers import TournamentFactory, entered, play_round, running, settle
 from tests.tournaments.test_cancel_and_disqualify import admin_action
 from tournaments import selectors, services
@@ -34,8 +34,8 @@ def test_nobody_writes_in_a_cancelled_tournaments_chat():
     player = entered(t, 2)[0]
     services.tournament_cancel(tournament=t, reason="Snowed in")
 
-    with pytest.raises(club_errors.Forbidden, match="cancelled"):
-        club_services.chat_say(user=player, tournament_id=t.pk, text="so sad")
+    with pytest.raises(social_errors.Forbidden, match="cancelled"):
+        social_services.chat_say(user=player, tournament_id=t.pk, text="so sad")
 
 
 def finished_swiss() -> tuple[Tournament, list]:

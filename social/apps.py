@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SocialConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "social"
+    verbose_name = _("Social")
+
+    def ready(self) -> None:
+        from social import (
+            receivers,  # noqa: F401  (connects the signal receivers)
+            slots,
+        )
+
+        slots.register()
