@@ -26,7 +26,7 @@ from accounts.services import (
     user_profile_update,
 )
 from accounts.timezones import validate_time_zone
-from games.api import ErrorSerializer
+from core.api_errors import ErrorSerializer
 
 
 # The docs' "Try it out" fills a form with each field's example: a real code, not "string".

@@ -16,7 +16,7 @@ shared cache (Redis on the full stack, local memory in the embedded default).
   them lock that device alone. So a stranger's wrong passwords, from anywhere, cannot
   keep the owner out of his own account on his own browser.
 
-The client address is ``REMOTE_ADDR``, which config.client_address already made the
+The client address is ``REMOTE_ADDR``, which core.client_address already made the
 client's behind ``DJANGO_TRUSTED_PROXIES`` proxies (the same address the websockets use).
 """
 
@@ -40,12 +40,12 @@ from django.utils.translation import ngettext
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.types import User
-from config.middleware import SyncAndAsyncMiddleware
+from core.middleware import SyncAndAsyncMiddleware
 
 
 def client_address(request: HttpRequest | Any) -> str:
     """The caller's address: ``REMOTE_ADDR``, set from the ASGI scope's client, which
-    config.client_address set behind trusted proxies (never X-Forwarded-For here)."""
+    core.client_address set behind trusted proxies (never X-Forwarded-For here)."""
     return str(request.META.get("REMOTE_ADDR") or "")
 
 

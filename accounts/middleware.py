@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone, translation
 
 from accounts.types import Visitor
-from config.middleware import SyncAndAsyncMiddleware
+from core.middleware import SyncAndAsyncMiddleware
 
 
 class PlayerPreferencesMiddleware(SyncAndAsyncMiddleware):

@@ -67,7 +67,7 @@ class User(AbstractUser):
 
     # Advanced whenever what signs the player in is revoked (accounts.services.
     # credential_generation_advance): an open websocket remembers the one it was signed in
-    # with and closes when it changes (config.ws_guard). Only that service writes it.
+    # with and closes when it changes (core.ws_guard). Only that service writes it.
     credential_generation = models.PositiveIntegerField(default=0, editable=False)
 
     objects: ClassVar[UserManager] = UserManager()

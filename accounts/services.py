@@ -61,7 +61,7 @@ def credential_generation_advance(*, user: User) -> int:
     """Say that what signed the player in until now may no longer hold (his API token
     revoked or rotated, his password changed, a sign-out, the account deactivated): every
     websocket signed in before closes within ``GAMES_WS_CREDENTIAL_SECONDS``, on every
-    server, whatever becomes of Redis (config.ws_guard). Kept in PostgreSQL, in the same
+    server, whatever becomes of Redis (core.ws_guard). Kept in PostgreSQL, in the same
     transaction as the revocation; returns the new generation (``user`` has it too)."""
     User.objects.filter(pk=user.pk).update(credential_generation=F("credential_generation") + 1)
     found = User.objects.filter(pk=user.pk).values_list("credential_generation", flat=True)

@@ -7,7 +7,7 @@ the pages, the admin.
 Each of them advances the account's credential generation in PostgreSQL, in the
 revocation's own transaction (accounts.services.credential_generation_advance): every
 socket checks it, so a revocation reaches the sockets whatever becomes of Redis. A
-message through the channel layer then closes them at once (config.ws_guard: a group per
+message through the channel layer then closes them at once (core.ws_guard: a group per
 user); a socket it misses finds out at its next check."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def user_sockets_close(*, user: User, reason: str) -> None:
     """Revoke every websocket of the user: his credential generation is advanced in the
     current transaction (the revocation's), and once it has committed every socket of his,
     on every server, is told to close."""
-    from config.ws_guard import sockets_close
+    from core.ws_guard import sockets_close
 
     credential_generation_advance(user=user)
     user_id = user.pk

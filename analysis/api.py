@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 from accounts.types import User, signed_in
 from analysis import errors as err
 from analysis import hints, selectors, services
+from core.api_errors import ErrorSerializer
 from games import errors as table_errors
 from games import selectors as table_selectors
-from games.api import ERRORS, ErrorSerializer
+from games.api import ERRORS
 
 LIMITED = OpenApiResponse(ErrorSerializer, description="the daily limit of analyses")
 INVITE = OpenApiParameter("invite", str, description="The invite code of a private table.")

@@ -1,11 +1,12 @@
-"""The analysis's refusals (``config.errors``: a code, a status and a message each); each
+"""The analysis's refusals (``core.errors``: a code, a status and a message each); each
 is raised before anything changes."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ServiceError
+from core import errors
+from core.errors import ServiceError
 
 
 class AnalysisError(ServiceError):
@@ -60,9 +61,7 @@ class Stopped(Exception):
     """Raised inside a running analysis that was cancelled, to stop it."""
 
 
-class NoSuchPlayer(AnalysisError):
-    code = "not_found"
-    status = 404
+class NoSuchPlayer(AnalysisError, errors.NotFound):
     default_message = _("No such player.")
 
 

@@ -1,14 +1,14 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets get the session user (config/ws_session.py: Channels' AuthMiddlewareStack with
+Websockets get the session user (core/ws_session.py: Channels' AuthMiddlewareStack with
 its database read off the single database thread), or the user of an API token
-(config/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS, or
-when they carry a NUL byte (config/nul.py). Requests and websockets alike get the
-client's address behind trusted proxies (config/client_address.py). The
+(core/ws_auth.py), and are refused unless their Origin is one of ALLOWED_HOSTS, or
+when they carry a NUL byte (core/nul.py). Requests and websockets alike get the
+client's address behind trusted proxies (core/client_address.py). The
 lifespan start-up hands the server's event loop to the games scheduler, which runs bot
 turns and the clock sweep there in the embedded default (games/scheduler.py). Static
 files are served by servestatic's async Django middleware (config/settings.py).
-config.startup.prepare() refuses to start without a secret key (DEBUG off) and loads the
+core.startup.prepare() refuses to start without a secret key (DEBUG off) and loads the
 URLconf before the first request.
 """
 
@@ -24,18 +24,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (consumers, routing).
 django_asgi_app = get_asgi_application()
 
-from config.startup import prepare  # noqa: E402
+from core.startup import prepare  # noqa: E402
 
 prepare()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config.client_address import ClientAddressMiddleware  # noqa: E402
-from config.nul import RefuseNulWebsocket  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_auth import TokenAuthMiddleware  # noqa: E402
-from config.ws_session import PooledAuthMiddlewareStack  # noqa: E402
+from core.client_address import ClientAddressMiddleware  # noqa: E402
+from core.nul import RefuseNulWebsocket  # noqa: E402
+from core.ws_auth import TokenAuthMiddleware  # noqa: E402
+from core.ws_session import PooledAuthMiddlewareStack  # noqa: E402
 from games import scheduler  # noqa: E402
 
 

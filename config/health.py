@@ -37,6 +37,8 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
@@ -310,3 +312,10 @@ async def health_report() -> dict[str, Any]:
         "checks": checks,
         "took_ms": round((time.monotonic() - started) * 1000, 1),
     }
+
+
+@never_cache
+async def healthz(request: HttpRequest) -> JsonResponse:
+    """JSON status of the database, channel layer, broker and scheduler; 503 unless all are ok."""
+    report = await health_report()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)

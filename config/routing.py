@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from config.consumers import EchoConsumer
+from core.echo import EchoConsumer
 from games.consumers import LobbyConsumer, TableConsumer
 from social.routing import websocket_urlpatterns as social_routes
 from tournaments.routing import websocket_urlpatterns as tournament_routes

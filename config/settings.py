@@ -20,7 +20,7 @@ import environ
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
-from config.redis_options import redis_options
+from core.redis_options import redis_options
 
 django_stubs_ext.monkeypatch()
 
@@ -33,7 +33,7 @@ if (BASE_DIR / ".env").is_file():
 # ------------------------------------------------------------------ core
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # Only DEBUG falls back to a key written here. Without DEBUG and without a key the setting
-# stays empty: Django then refuses any use of it, and config.startup makes the web
+# stays empty: Django then refuses any use of it, and core.startup makes the web
 # server refuse to start (tooling such as collectstatic and makemessages still runs).
 DEVELOPMENT_SECRET_KEY = "django-insecure-thousand-development-only"
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or (DEVELOPMENT_SECRET_KEY if DEBUG else "")
@@ -66,9 +66,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.api_errors.ApiErrorMiddleware",
-    # A NUL byte in the path, query or cookies: 404, 400, the cookie dropped (config/nul.py).
-    "config.nul.RefuseNulMiddleware",
+    "core.api_errors.ApiErrorMiddleware",
+    # A NUL byte in the path, query or cookies: 404, 400, the cookie dropped (core/nul.py).
+    "core.nul.RefuseNulMiddleware",
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -199,7 +199,7 @@ if REDIS_URL:
     # The pub/sub layer: about 2.5x the throughput of RedisChannelLayer on this kind of
     # machine; a raised pool (redis-py 8 caps an async pool at 100) and a socket timeout
     # longer than the layer's receive wait (docs/architecture.md#what-the-websocket-stack-costs);
-    # a dead connection (Redis restarted) retried and idle ones checked (config/redis_options.py).
+    # a dead connection (Redis restarted) retried and idle ones checked (core/redis_options.py).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -270,9 +270,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # One error shape under /api/ (docs/protocol.md §2); deep JSON is a 400, not a 500.
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
     "DEFAULT_PARSER_CLASSES": [
-        "config.api_parsers.JSONParser",
+        "core.api_parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -284,7 +284,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": 0,
 }
 # How many proxies in front of the server append to X-Forwarded-For: 0, the TCP peer is
-# the client; N, the N-th address from that header's end (config/client_address.py, which
+# the client; N, the N-th address from that header's end (core/client_address.py, which
 # sets the address every limit reads, pages, API and websockets; docs/security.md).
 TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0)
 SPECTACULAR_SETTINGS = {
@@ -361,9 +361,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # No API token (?token=… in a websocket URL, a Token header) in any log line.
-    "filters": {"redact": {"()": "config.logging.RedactSecrets"}},
+    "filters": {"redact": {"()": "core.logging.RedactSecrets"}},
     "formatters": {
-        "json": {"()": "config.logging.JsonFormatter"},
+        "json": {"()": "core.logging.JsonFormatter"},
         "console": {"format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s"},
     },
     "handlers": {
@@ -408,7 +408,7 @@ GAMES_WS_STRIKES = 50  # refused messages in a row before the connection is clos
 GAMES_WS_USER_RATE = 20.0  # client messages a second per person (per address when anonymous),
 GAMES_WS_USER_BURST = 40  # all his table connections together, in bursts of this many
 # Websockets of each kind (tables, lobby, tournaments, notifications, social) one person holds at
-# a time, across every server process (counted in Redis: config/ws_guard.py) ...
+# a time, across every server process (counted in Redis: core/ws_guard.py) ...
 GAMES_WS_MAX_PER_USER = env.int("GAMES_WS_MAX_PER_USER", default=8)
 # ... and one address (0: no cap). Behind a proxy, set DJANGO_TRUSTED_PROXIES, or every
 # socket shares the proxy's address.

@@ -4,7 +4,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import set_language
-from config import views
+from config.health import healthz
+from core.pages import home, rules
 from games.bots_views import bots
 from games.views import play
 from ratings.views import leaderboards
@@ -16,9 +17,9 @@ admin.site.site_title = _("Thousand admin")
 admin.site.enable_nav_sidebar = False
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("rules/", views.rules, name="rules"),
-    path("healthz", views.healthz, name="healthz"),
+    path("", home, name="home"),
+    path("rules/", rules, name="rules"),
+    path("healthz", healthz, name="healthz"),
     path("play/", play, name="play"),
     path("bots/", bots, name="bots"),
     path("", include("games.urls")),

@@ -4,7 +4,7 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-from config.startup import prepare
+from core.startup import prepare
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

@@ -14,7 +14,6 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
-    inline_serializer,
 )
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -23,6 +22,7 @@ from rest_framework.views import APIView
 
 from accounts.limits import client_address
 from accounts.types import Visitor, signed_in
+from core.api_errors import ErrorSerializer
 from games import errors, selectors, services, table_rules
 from games.bots import LEVELS
 from games.engine.options import PLAYER_COUNTS, RED_THRESHOLDS, BarrelBidding, Bolts, Options
@@ -63,17 +63,6 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 @extend_schema_field(OPTIONS_SCHEMA)
 class OptionsField(serializers.DictField):
     pass
-
-
-class ErrorSerializer(serializers.Serializer[Any]):
-    error = inline_serializer(
-        "ErrorBody",
-        fields={
-            "code": serializers.CharField(),
-            "message": serializers.CharField(),
-            "fields": serializers.DictField(required=False),
-        },
-    )
 
 
 ERRORS = {
@@ -187,7 +176,7 @@ def table_data(table: Table, user: Visitor) -> dict[str, Any]:
 
 
 class TableAPIView(APIView):
-    """Table errors and DRF's own errors take the one error shape (config.api_errors)."""
+    """Table errors and DRF's own errors take the one error shape (core.api_errors)."""
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 

@@ -47,7 +47,7 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from config.redis_options import redis_options
+from core.redis_options import redis_options
 
 PREFIX = "thousand:bots:"
 # The owners with jobs, scored by the pool's time (seconds) each has had: a sorted set.

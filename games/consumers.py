@@ -7,7 +7,7 @@ message only when it is the view of that seat and its user held that seat as it 
 (``may_forward``: each message says both), so a lost message about the seats never shows
 another player's cards. Actions name the user, not a seat: the service finds the seat.
 Sockets are capped per person and per address across the servers, and close when
-their user's credentials are revoked (config.ws_guard); they are rate-limited per
+their user's credentials are revoked (core.ws_guard); they are rate-limited per
 socket and per person (``Limits``); every database call runs in the thread pool
 (``_in_pool``).
 """
@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from accounts.types import Visitor
-from config.ws_guard import GuardedSocket
+from core.ws_guard import GuardedSocket
 from games import errors, messages, realtime, selectors, services
 from games import state as table_state
 
@@ -99,7 +99,7 @@ class RateLimit:
 class Limits:
     """One rate bucket per person (per address for anonymous ones) shared by all his
     table sockets on this server process, kept while he has one here (how many he may
-    open is config.ws_guard's). Only the event loop's thread touches it."""
+    open is core.ws_guard's). Only the event loop's thread touches it."""
 
     def __init__(self) -> None:
         self.open: Counter[tuple[str, Any]] = Counter()
@@ -186,7 +186,7 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         invite = (query.get("invite") or [None])[0]
         self.limit = self.user_limit = RateLimit(settings.GAMES_WS_RATE, settings.GAMES_WS_BURST)
-        # The client's address as the last trusted proxy saw it (config/client_address.py,
+        # The client's address as the last trusted proxy saw it (core/client_address.py,
         # DJANGO_TRUSTED_PROXIES), or every socket behind a proxy would share one.
         self.address = (self.scope.get("client") or (None,))[0]
         await self.accept()
@@ -222,7 +222,7 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         # The connection counts and the table's sockets are given back in ended(), which
-        # runs however the consumer ends (realtime.ReleasesChannel).
+        # runs however the consumer ends (core.realtime.ReleasesChannel).
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -257,7 +257,7 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
             if frame.type in messages.PLAYER_TYPES and self.user_id is None:
                 raise errors.NotSeated()
             if frame.type in messages.PLAYER_TYPES and not await self.credential_holds():
-                return  # signed out since: closed (config.ws_guard)
+                return  # signed out since: closed (core.ws_guard)
             message = messages.parse_frame(frame)
             await self.handlers[type(message)](self, message)
         except errors.TableError as exc:

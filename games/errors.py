@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ServiceError
+from core import errors
+from core.errors import ServiceError
 
 
 class TableError(ServiceError):
-    """The live tables' errors (``config.errors``: code, status, message)."""
+    """The live tables' errors (``core.errors``: code, status, message)."""
 
 
-class Malformed(TableError):
-    code = "malformed"
+class Malformed(TableError, errors.Malformed):
     default_message = _("The message is not well formed.")
 
 
@@ -57,15 +57,11 @@ class NotFinished(TableError):
     default_message = _("The match is not finished yet.")
 
 
-class TableNotFound(TableError):
-    code = "not_found"
-    status = 404
+class TableNotFound(TableError, errors.NotFound):
     default_message = _("No such table.")
 
 
-class Forbidden(TableError):
-    code = "forbidden"
-    status = 403
+class Forbidden(TableError, errors.Forbidden):
     default_message = _("You may not do that at this table.")
 
 
@@ -115,9 +111,7 @@ class TooLarge(TableError):
     default_message = _("The message is too large.")
 
 
-class RateLimited(TableError):
-    code = "rate_limited"
-    status = 429
+class RateLimited(TableError, errors.RateLimited):
     default_message = _("Too many messages; slow down.")
 
 

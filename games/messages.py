@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from config.unstorable import storable
+from core.unstorable import storable
 from games import errors
 from games.engine import Action, EngineError, action_from_dict
 from games.engine.errors import InvalidSeed

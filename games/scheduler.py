@@ -95,7 +95,7 @@ def bot_turn_later(table_id: int, version: int, delay: float, owner: str | None 
     if mode() == "celery":
         send = functools.partial(_file_bot_turn, owner or f"t{table_id}", table_id, version, delay)
         try:
-            # On a server's event loop (games.realtime.after_sent): the broker call blocks.
+            # On a server's event loop (core.realtime.after_sent): the broker call blocks.
             future = asyncio.get_running_loop().run_in_executor(None, send)
             # A lost turn is played by the clock sweep (the deadline's grace); say why.
             future.add_done_callback(_log_failure)
@@ -241,7 +241,7 @@ _discovery_lock = threading.Lock()
 
 def _run_task(name: str) -> None:
     global _discovered
-    from config.celery import app
+    from celery import current_app as app  # the project's (config.celery), set as current
 
     with _discovery_lock:
         if not _discovered:

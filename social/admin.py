@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.types import signed_in
-from config.errors import ServiceError
+from core.errors import ServiceError
 from social import services
 from social.models import ChatBan, ChatMessage, ChatReport, SocialSettings
 from social.services.chat import message_place, site_moderator

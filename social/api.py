@@ -22,7 +22,8 @@ from rest_framework.views import APIView
 
 from accounts.limits import client_address
 from accounts.types import signed_in
-from games.api import ErrorSerializer, TableCreateSerializer
+from core.api_errors import ErrorSerializer
+from games.api import TableCreateSerializer
 from games.bots import LEVELS
 from social import errors, selectors, services
 from social.models import Challenge, SocialSettings

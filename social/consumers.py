@@ -31,10 +31,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts.models import User
-from config.errors import ServiceError
-from config.unstorable import MESSAGE as UNSTORABLE
-from config.unstorable import storable
-from config.ws_guard import GuardedSocket
+from core.errors import ServiceError
+from core.unstorable import MESSAGE as UNSTORABLE
+from core.unstorable import storable
+from core.ws_guard import GuardedSocket
 from games.consumers import CLOSE_ABUSE, RateLimit, _in_pool
 from social import errors, presence, realtime, selectors, services
 
@@ -189,7 +189,7 @@ class SocialConsumer(GuardedSocket, AsyncWebsocketConsumer):
             if handler is not SocialConsumer.on_ping and self.user is None:
                 raise errors.Forbidden()
             if handler is not SocialConsumer.on_ping and not await self.credential_holds():
-                return  # signed out since (config.ws_guard): told so and closed
+                return  # signed out since (core.ws_guard): told so and closed
             await handler(self, message)
             if handler is not SocialConsumer.on_ping:
                 await self.send(text_data=_dumps({"type": "ack", "id": message_id}))

@@ -6,27 +6,23 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ServiceError
+from core import errors
+from core.errors import ServiceError
 
 
 class SocialError(ServiceError):
-    """The social app's errors (``config.errors``: code, status, message)."""
+    """The social app's errors (``core.errors``: code, status, message)."""
 
 
-class Invalid(SocialError):
-    code = "malformed"
+class Invalid(SocialError, errors.Malformed):
     default_message = _("The request is not valid.")
 
 
-class NotFound(SocialError):
-    code = "not_found"
-    status = 404
+class NotFound(SocialError, errors.NotFound):
     default_message = _("No such player.")
 
 
-class Forbidden(SocialError):
-    code = "forbidden"
-    status = 403
+class Forbidden(SocialError, errors.Forbidden):
     default_message = _("You may not do that.")
 
 
@@ -36,9 +32,7 @@ class Blocked(SocialError):
     default_message = _("This player does not take messages or challenges from you.")
 
 
-class RateLimited(SocialError):
-    code = "rate_limited"
-    status = 429
+class RateLimited(SocialError, errors.RateLimited):
     default_message = _("You are writing too fast: wait a moment.")
 
 
@@ -54,9 +48,7 @@ class Muted(SocialError):
     default_message = _("A moderator has muted you for a while.")
 
 
-class WrongState(SocialError):
-    code = "wrong_state"
-    status = 409
+class WrongState(SocialError, errors.WrongState):
     default_message = _("That is no longer possible.")
 
 

@@ -25,7 +25,7 @@ from functools import cache
 import redis
 from django.conf import settings
 
-from config.redis_options import redis_options
+from core.redis_options import redis_options
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import pytest
 from channels.testing import HttpCommunicator
 
 from config.asgi import application
-from config.client_address import ClientAddressMiddleware, forwarded_client
+from core.client_address import ClientAddressMiddleware, forwarded_client
 
 pytestmark = pytest.mark.django_db
 

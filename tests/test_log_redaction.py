@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from config.logging import redact
+from core.logging import redact
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIABLES = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER")

@@ -15,7 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.converters import IntConverter
 
 from config.asgi import application
-from config.converters import IdConverter
+from core.converters import IdConverter
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

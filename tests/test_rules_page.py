@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from config.rules import rules_page
+from core.rules import rules_page
 from games.engine.options import OPTION_NAMES, PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""config.ws_guard in the embedded default (one process, no Redis: the counts and the
+"""core.ws_guard in the embedded default (one process, no Redis: the counts and the
 revocation times in the process's memory, the in-memory channel layer): the caps and
 the closing on a revocation work there too. The full stack's are proven through real
 servers in tests/games/test_ws_guard.py."""
@@ -11,8 +11,8 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.authtoken.models import Token
 
 from accounts.services import token_revoke
-from config import ws_guard
 from config.asgi import application
+from core import ws_guard
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

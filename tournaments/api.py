@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import ErrorSerializer
+from core.api_errors import ErrorSerializer
 from tournaments import errors, selectors, services
 from tournaments.models import Registration, Tournament
 from tournaments.selectors import duplicate as duplicate_selectors

@@ -8,7 +8,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from config.ws_guard import CLOSE_SIGNED_OUT, GuardedSocket, frame
+from core.ws_guard import CLOSE_SIGNED_OUT, GuardedSocket, frame
 from tournaments.realtime import group
 
 
@@ -32,7 +32,7 @@ class TournamentConsumer(GuardedSocket, AsyncWebsocketConsumer):
 
 
 class NotificationConsumer(GuardedSocket, AsyncWebsocketConsumer):
-    """The player's own group (config.ws_guard.user_group) carries ``{"type":
+    """The player's own group (core.ws_guard.user_group) carries ``{"type":
     "changed"}`` when a notification for him is written (tournaments.realtime); the
     area then fetches itself again. Only for a signed-in player."""
 

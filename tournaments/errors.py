@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ServiceError
+from core import errors
+from core.errors import ServiceError
 
 
 class TournamentError(ServiceError):
-    """The tournaments' errors (``config.errors``: code, status, message)."""
+    """The tournaments' errors (``core.errors``: code, status, message)."""
 
 
 class Invalid(TournamentError):
@@ -21,15 +22,11 @@ class Invalid(TournamentError):
     default_message = _("The tournament's settings are not valid.")
 
 
-class NotFound(TournamentError):
-    code = "not_found"
-    status = 404
+class NotFound(TournamentError, errors.NotFound):
     default_message = _("No such tournament.")
 
 
-class WrongState(TournamentError):
-    code = "wrong_state"
-    status = 409
+class WrongState(TournamentError, errors.WrongState):
     default_message = _("That is not possible at this stage of the tournament.")
 
 

@@ -1,5 +1,5 @@
 """Live updates of a tournament's pages: one channel-layer group per tournament; and of
-a player's notification area: his own group (config.ws_guard.user_group), whatever
+a player's notification area: his own group (core.ws_guard.user_group), whatever
 tournament the notification is about. The message only says "changed"; the page
 fetches its parts again."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import logging
 
-from config.ws_guard import user_group
+from core.ws_guard import user_group
 from games import realtime
 
 log = logging.getLogger(__name__)

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from config.errors import ServiceError
+from core.errors import ServiceError
 from games import errors as table_errors
 from games import services as table_services
 from games.bots import LEVELS

@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from config.unstorable import MESSAGE as UNSTORABLE
-from config.unstorable import storable
+from core.unstorable import MESSAGE as UNSTORABLE
+from core.unstorable import storable
 from games.models import Seat, Table
 from social import errors, realtime, wordfilter
 from social.models import ChatBan, ChatMessage, ChatReport, ChatSettings, TableChat
@@ -51,7 +51,7 @@ def _rate_allow(user_id: int) -> bool:
 
 
 def _clean(text: str) -> str:
-    if not storable(text or ""):  # before the rate is counted (config/unstorable.py)
+    if not storable(text or ""):  # before the rate is counted (core/unstorable.py)
         raise errors.Invalid(UNSTORABLE)
     text = " ".join((text or "").split())
     if not text:

@@ -85,7 +85,7 @@ def test_x_forwarded_for_is_ignored_without_trusted_proxies(rf):
 
 def test_the_limits_never_read_x_forwarded_for_themselves(rf, settings):
     """Behind proxies the ASGI layer has already made REMOTE_ADDR the client's
-    (config/client_address.py, tests/test_client_address.py): reading the header again
+    (core/client_address.py, tests/test_client_address.py): reading the header again
     here would count a proxy twice."""
     settings.TRUSTED_PROXIES = 1
     request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9", REMOTE_ADDR="10.1.1.1")

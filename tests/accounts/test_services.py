@@ -70,7 +70,7 @@ def test_user_language_update_refuses_an_unknown_language_and_keeps_the_row():
 
 
 def test_a_whole_save_of_an_account_read_before_a_revocation_does_not_undo_it() -> None:
-    """What an open websocket checks (config.ws_guard): a form or the admin that saves the
+    """What an open websocket checks (core.ws_guard): a form or the admin that saves the
     whole account, read before its token was revoked, must not write the old generation
     back."""
     user = UserFactory()

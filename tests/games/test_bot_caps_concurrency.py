@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from config.errors import ServiceError
+from core.errors import ServiceError
 from games import services
 from games.models import Table
 from social import services as social_services

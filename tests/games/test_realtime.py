@@ -1,4 +1,4 @@
-"""Publishing a table's messages from a server process (games/realtime.py): through the
+"""Publishing a table's messages from a server process (core/realtime.py): through the
 Redis channel layer, in commit order, and what must wait for them does."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from games import realtime
+from core import realtime
 from tests.integration.conftest import redis_layer
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.integration]

@@ -1,4 +1,4 @@
-"""A broadcast after commit that cannot reach the channel layer (games/realtime.py)."""
+"""A broadcast after commit that cannot reach the channel layer (core/realtime.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def test_a_publish_that_fails_after_commit_is_logged_not_raised(settings: Any, c
         f"redis://127.0.0.1:{free_port()}/0", prefix="nobody-listens"
     )
 
-    with caplog.at_level(logging.ERROR, logger="games.realtime"):
+    with caplog.at_level(logging.ERROR, logger="core.realtime"):
         realtime.send([(realtime.seat_group(1, 0), '{"type":"update"}')])
 
     assert "publishing 1 table messages failed" in caplog.text

@@ -1,4 +1,4 @@
-"""A frame for a socket that has already closed (games/realtime.py ``sends_while_open``):
+"""A frame for a socket that has already closed (core/realtime.py ``sends_while_open``):
 the player left while his consumer prepared it, so it is dropped, not an error that ends
 the consumer; anything else sent out of order still fails."""
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from uvicorn.protocols.utils import ClientDisconnected
 
-from games.realtime import sends_while_open
+from core.realtime import sends_while_open
 
 pytestmark = pytest.mark.asyncio
 

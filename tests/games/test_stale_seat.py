@@ -7,7 +7,7 @@ updates arrive. Two such updates can wait in its channel together: handling the 
 made the socket a spectator, and the second was then forwarded as it was, with the new
 holder's hand (``None == None``). Here the seats message is dropped on purpose and the
 table's updates are held back and published together, as a server publishes the updates
-committed while it was busy (``games.realtime``).
+committed while it was busy (``core.realtime``).
 
 * the case found: two queued updates of seat 1 after a lost seats message;
 * a Hypothesis state machine over people joining and leaving, sockets opening, the seats
@@ -41,7 +41,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from games import errors, realtime, scheduler, services
+from core import realtime
+from games import errors, scheduler, services
 from games import state as table_state
 from games.bots import make_bot
 from games.engine import Pass

@@ -1,4 +1,4 @@
-"""Every kind of websocket under config.ws_guard, through real servers (uvicorn,
+"""Every kind of websocket under core.ws_guard, through real servers (uvicorn,
 PostgreSQL, Redis):
 
 * caps per person and per address hold across two server processes, for every kind of
@@ -24,7 +24,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from accounts.services import token_rotate, user_password_change
-from config import ws_guard
+from core import ws_guard
 from games import services
 from tests.factories import UserFactory
 from tests.games.helpers import current

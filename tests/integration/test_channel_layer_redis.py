@@ -11,9 +11,9 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from config.consumers import EchoConsumer
 from config.routing import websocket_urlpatterns
-from games.realtime import ReleasesChannel
+from core.echo import EchoConsumer
+from core.realtime import ReleasesChannel
 from tests.integration.conftest import redis_layer
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio]

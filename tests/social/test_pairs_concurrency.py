@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 
-from config.errors import ServiceError
+from core.errors import ServiceError
 from social import services
 from social.models import Block, Challenge, Follow
 from tests.factories import UserFactory

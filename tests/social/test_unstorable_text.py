@@ -1,4 +1,4 @@
-"""Text the database cannot store (a NUL, a lone surrogate; config/unstorable.py) sent on
+"""Text the database cannot store (a NUL, a lone surrogate; core/unstorable.py) sent on
 the social app's and a table's socket of a real server process: refused as ``malformed``, the
 socket stays open, nothing is stored. And a property of chat input: whatever a person
 writes, ``chat_say`` stores it or refuses it with the social app's own error."""

@@ -1,4 +1,4 @@
-"""Request parsers of the API (kept apart from config.api_errors: DRF's APIView reads
+"""Request parsers of the API (kept apart from core.api_errors: DRF's APIView reads
 DEFAULT_PARSER_CLASSES when it is defined, so this module must not import DRF's views)."""
 
 from __future__ import annotations

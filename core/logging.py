@@ -35,7 +35,7 @@ _SECRETS = re.compile(
 
 
 # Any query parameter, its name perhaps percent-encoded (``%74oken=`` is ``token=`` to
-# the server, which decodes the query before it reads it: config.ws_auth), its separators
+# the server, which decodes the query before it reads it: core.ws_auth), its separators
 # perhaps too (a URL inside a parameter).
 _PARAMETER = re.compile(
     r"((?:[?&;]|%3F|%26|%3B)((?:[^=&;?\s\"'<>%]|%(?!3D|26|3B|3F)[0-9A-F]{2})+)(?:=|%3D))"

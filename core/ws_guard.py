@@ -36,9 +36,10 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils.translation import gettext_lazy as _
 
-from config.redis_options import redis_options
-from games.realtime import ReleasesChannel
-from games.realtime import send as realtime_send
+from core.credentials import credential_generations, sessions_existing
+from core.realtime import ReleasesChannel
+from core.realtime import send as realtime_send
+from core.redis_options import redis_options
 
 log = logging.getLogger(__name__)
 
@@ -256,8 +257,6 @@ def _revoked(held: list[Held]) -> list[bool]:
     """For each socket's credential, whether it no longer holds: the account's generation
     moved on (or it is deactivated, or gone), or the session that signed it in is gone.
     Two queries, however many sockets."""
-    from accounts.selectors import credential_generations, sessions_existing
-
     try:
         generations = credential_generations(user_ids={user_id for user_id, _g, _s in held})
         sessions = sessions_existing(session_keys={key for _u, _g, key in held if key})
@@ -270,8 +269,6 @@ def _revoked(held: list[Held]) -> list[bool]:
 
 
 def _generation_of(user_id: int) -> int | None:
-    from accounts.selectors import credential_generations
-
     try:
         return credential_generations(user_ids=[user_id]).get(user_id)
     finally:

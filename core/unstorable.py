@@ -11,7 +11,7 @@ from a client is checked here before anything reads it further, and refused as
 
 * :func:`storable`: whether a text has neither.
 
-``config.nul`` refuses a NUL earlier, where it would reach a lookup: in a request's path,
+``core.nul`` refuses a NUL earlier, where it would reach a lookup: in a request's path,
 query or cookies, and a websocket's handshake.
 """
 

@@ -19,11 +19,12 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
-from rest_framework import exceptions
+from drf_spectacular.utils import inline_serializer
+from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.errors import ServiceError
+from core.errors import ServiceError
 
 API_PREFIX = "/api/"
 
@@ -158,3 +159,15 @@ class ApiErrorMiddleware(MiddlewareMixin):
             if name in response:
                 replaced[name] = response[name]
         return replaced
+
+
+# The one error shape in the API's schema (drf-spectacular): every app's error answers.
+class ErrorSerializer(serializers.Serializer[Any]):
+    error = inline_serializer(
+        "ErrorBody",
+        fields={
+            "code": serializers.CharField(),
+            "message": serializers.CharField(),
+            "fields": serializers.DictField(required=False),
+        },
+    )

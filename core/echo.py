@@ -10,7 +10,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from config.ws_guard import GuardedSocket
+from core.ws_guard import GuardedSocket
 
 GROUP = "echo"
 

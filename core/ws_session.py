@@ -29,7 +29,7 @@ _user_in_pool = database_sync_to_async(_user_of, thread_sensitive=_ON_SQLITE)
 
 class PooledAuthMiddleware(AuthMiddleware):
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
-        # The user is read with his credential generation: what config.ws_guard checks
+        # The user is read with his credential generation: what core.ws_guard checks
         # the socket against while it is open.
         scope["user"]._wrapped = await _user_in_pool(scope)
 

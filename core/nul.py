@@ -11,7 +11,7 @@ answered before any view reads it:
   it lost the cookie), the request goes on without it;
 * a websocket with a NUL in its path, query or cookies is refused at the handshake.
 
-Under /api/ the 404 and 400 come in the API's one error shape (config.api_errors).
+Under /api/ the 404 and 400 come in the API's one error shape (core.api_errors).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from channels.security.websocket import WebsocketDenier
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, parse_cookie
 
-from config.middleware import SyncAndAsyncMiddleware
+from core.middleware import SyncAndAsyncMiddleware
 
 NUL = "\x00"
 

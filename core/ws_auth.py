@@ -5,7 +5,7 @@ client may send ``Authorization: Token <key>`` in the handshake, or ``?token=<ke
 (docs/protocol.md); a valid token sets ``scope["user"]``, unless the connection is
 already signed in by its session: a token, and above all one in the URL (which a crafted
 link can slip in), never overrides the session's user. The log never shows the key
-(config.logging.RedactSecrets).
+(core.logging.RedactSecrets).
 """
 
 from __future__ import annotations
@@ -44,6 +44,6 @@ class TokenAuthMiddleware:
         if key:
             user = await _user_for(key)
             if user is not None:
-                # The key is kept to check it again after a revocation (config.ws_guard).
+                # The key is kept to check it again after a revocation (core.ws_guard).
                 scope = dict(scope, user=user, auth_token=key)
         return await self.app(scope, receive, send)

@@ -1,4 +1,7 @@
-"""Reads on accounts that other parts of the site need."""
+"""The two reads an open socket's credential is checked with (core.ws_guard): the
+account's credential generation (the user model's ``credential_generation``, which
+``accounts.services.credential_generation_advance`` moves on at every revocation) and
+whether its session still exists."""
 
 from __future__ import annotations
 
@@ -6,8 +9,7 @@ from collections.abc import Iterable
 from importlib import import_module
 
 from django.conf import settings
-
-from accounts.models import User
+from django.contrib.auth import get_user_model
 
 
 def credential_generations(*, user_ids: Iterable[int]) -> dict[int, int]:
@@ -15,9 +17,9 @@ def credential_generations(*, user_ids: Iterable[int]) -> dict[int, int]:
     credential_generation_advance), by id; an account missing here is deactivated or gone.
     One query, however many accounts."""
     return dict(
-        User.objects.filter(pk__in=set(user_ids), is_active=True).values_list(
-            "pk", "credential_generation"
-        )
+        get_user_model()
+        ._default_manager.filter(pk__in=set(user_ids), is_active=True)
+        .values_list("pk", "credential_generation")
     )
 
 
