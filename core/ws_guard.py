@@ -40,6 +40,7 @@ from core.credentials import credential_generations, sessions_existing
 from core.realtime import ReleasesChannel
 from core.realtime import send as realtime_send
 from core.redis_options import redis_options
+from core.sockets import ON_SQLITE
 
 log = logging.getLogger(__name__)
 
@@ -275,9 +276,8 @@ def _generation_of(user_id: int) -> int | None:
         close_old_connections()
 
 
-_ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-_revoked_read = database_sync_to_async(_revoked, thread_sensitive=_ON_SQLITE)
-_generation_read = database_sync_to_async(_generation_of, thread_sensitive=_ON_SQLITE)
+_revoked_read = database_sync_to_async(_revoked, thread_sensitive=ON_SQLITE)
+_generation_read = database_sync_to_async(_generation_of, thread_sensitive=ON_SQLITE)
 
 
 async def _check(sockets: list[GuardedSocket]) -> None:

@@ -11,8 +11,9 @@ from typing import Any
 from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
-from django.conf import settings
 from django.db import close_old_connections
+
+from core.sockets import ON_SQLITE
 
 
 def _user_of(scope: dict[str, Any]) -> Any:
@@ -22,9 +23,8 @@ def _user_of(scope: dict[str, Any]) -> Any:
         close_old_connections()  # a pool thread returns its connection itself
 
 
-# SQLite keeps the one thread (games.consumers says why).
-_ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-_user_in_pool = database_sync_to_async(_user_of, thread_sensitive=_ON_SQLITE)
+# SQLite keeps the one thread (core.sockets.in_pool says why).
+_user_in_pool = database_sync_to_async(_user_of, thread_sensitive=ON_SQLITE)
 
 
 class PooledAuthMiddleware(AuthMiddleware):

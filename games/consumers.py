@@ -9,91 +9,34 @@ another player's cards. Actions name the user, not a seat: the service finds the
 Sockets are capped per person and per address across the servers, and close when
 their user's credentials are revoked (core.ws_guard); they are rate-limited per
 socket and per person (``Limits``); every database call runs in the thread pool
-(``_in_pool``).
+(``core.sockets.in_pool``).
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
 
 from accounts.types import Visitor
+from core.sockets import CLOSE_ABUSE, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, RateLimit, in_pool
 from core.ws_guard import GuardedSocket
 from games import errors, messages, realtime, selectors, services
 from games import state as table_state
 
-ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-
-
-def _in_pool[T](fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
-    """``fn`` through ``database_sync_to_async`` on the event loop's thread pool, not on
-    the one thread that Channels gives every database call of a process by default: a
-    call then never queues behind every other connection's round trips to PostgreSQL
-    (actions: 470 → 630-770 actions/s at 300 tables, docs/benchmarks.md; connects and
-    state reads: a player's connect took 25 s behind 100 sockets sending ``sync``).
-    games.state is safe across threads (a lock per table).
-
-    SQLite (the embedded default) keeps the one thread: it serialises writers anyway, and
-    its in-memory test database refuses another thread's read or write instead of
-    waiting."""
-
-    def call(*args: Any, **kwargs: Any) -> T:
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            # Inside the call: database_sync_to_async's own clean-up runs outside the
-            # call's context and, for a pool thread, did not always see its connection
-            # (the pool ran dry in the consumer tests).
-            close_old_connections()
-
-    return database_sync_to_async(call, thread_sensitive=ON_SQLITE)
-
-
-_action_submit = _in_pool(services.action_submit)
-_seed_add = _in_pool(services.dealing_add_seed)
-_seat_return = _in_pool(services.seat_return)
-
-CLOSE_NOT_FOUND = 4404
-CLOSE_FORBIDDEN = 4403
-CLOSE_ABUSE = 1008  # policy violation
+_action_submit = in_pool(services.action_submit)
+_seed_add = in_pool(services.dealing_add_seed)
+_seat_return = in_pool(services.seat_return)
 
 
 def _dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts of ``burst``. An applied
-    action gives its token back: the turn order already bounds those, and a fast
-    automated player must not be throttled for playing well."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def refund(self) -> None:
-        self.tokens = min(self.burst, self.tokens + 1)
 
 
 class Limits:
@@ -154,8 +97,8 @@ def _connect(table_id: int, user: Visitor | None, invite: str | None) -> int | N
     return selectors.seat_of(table_id=table_id, user=user)
 
 
-_connect_read = _in_pool(_connect)
-_state_read = _in_pool(selectors.table_state_message)
+_connect_read = in_pool(_connect)
+_state_read = in_pool(selectors.table_state_message)
 
 
 class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
@@ -316,7 +259,7 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
         # connections through a hop to the one thread-sensitive database thread, for every
         # message (14% of a loaded server's CPU, docs/benchmarks.md; and a client's message
         # then waited behind every other connection's database calls). This consumer's
-        # database calls run in the thread pool and close their own (_in_pool).
+        # database calls run in the thread pool and close their own (core.sockets.in_pool).
         if message["type"] == "table.message":
             await self.table_message(message)
             return

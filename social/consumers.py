@@ -32,10 +32,10 @@ from django.conf import settings
 
 from accounts.models import User
 from core.errors import ServiceError
+from core.sockets import CLOSE_ABUSE, RateLimit, in_pool
 from core.unstorable import MESSAGE as UNSTORABLE
 from core.unstorable import storable
 from core.ws_guard import GuardedSocket
-from games.consumers import CLOSE_ABUSE, RateLimit, _in_pool
 from social import errors, presence, realtime, selectors, services
 
 MAX_FRAME = 2048
@@ -61,17 +61,17 @@ def _mute(*, user: User, user_id: int) -> None:
     services.mute_create(user=user, target=target)
 
 
-_room_read = _in_pool(_room)
-_ignored_read = _in_pool(_ignored)
-_say = _in_pool(services.chat_say)
-_report = _in_pool(services.chat_report)
-_hide = _in_pool(services.message_hide)
-_switch = _in_pool(services.chat_switch)
-_table_switch = _in_pool(services.table_chat_switch)
-_mute_write = _in_pool(_mute)
-_challenges_read = _in_pool(selectors.challenges_open_for)
-_answer = _in_pool(services.challenge_answer)
-_cancel = _in_pool(services.challenge_cancel)
+_room_read = in_pool(_room)
+_ignored_read = in_pool(_ignored)
+_say = in_pool(services.chat_say)
+_report = in_pool(services.chat_report)
+_hide = in_pool(services.message_hide)
+_switch = in_pool(services.chat_switch)
+_table_switch = in_pool(services.table_chat_switch)
+_mute_write = in_pool(_mute)
+_challenges_read = in_pool(selectors.challenges_open_for)
+_answer = in_pool(services.challenge_answer)
+_cancel = in_pool(services.challenge_cancel)
 
 
 def _dumps(message: dict[str, Any]) -> str:

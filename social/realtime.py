@@ -15,7 +15,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from games import realtime
+from core import realtime
 
 if TYPE_CHECKING:
     from social.models import ChatMessage

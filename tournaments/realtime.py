@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 import logging
 
+from core import realtime
 from core.ws_guard import user_group
-from games import realtime
 
 log = logging.getLogger(__name__)
 
