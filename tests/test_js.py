@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_scripts_tests_pass_under_node() -> None:
     node = shutil.which("node")
     if node is None:
-        message = "Node.js (`node`) is not on the PATH; install Node.js 18 or newer to run tests/js/."
+        message = (
+            "Node.js (`node`) is not on the PATH; install Node.js 18 or newer to run tests/js/."
+        )
         if ci():
             pytest.fail(f"CI is set, so this is a failure: {message}", pytrace=False)
         pytest.skip(f"{message} It fails instead of skipping when CI is set.")
