@@ -57,8 +57,8 @@ def social_socket(context: Any) -> str:
     }
     strings.update(_option_words())
     return format_html(
-        '<link rel="stylesheet" href="{}"><script src="{}" data-ws="/ws/social/{}" '
-        'data-strings="{}" defer></script>',
+        '<link rel="stylesheet" href="{}"><script type="module" src="{}" id="social-socket" '
+        'data-ws="/ws/social/{}" data-strings="{}"></script>',
         static("social/social.css"),
         static("social/social.js"),
         f"?{urlencode(query)}" if query else "",

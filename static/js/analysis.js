@@ -4,6 +4,7 @@
 // chart, each deal's hindsight line and keyboard navigation to the next mistake.
 
 import { cardText } from "./cards.js";
+import { Socket, socketUrl } from "./socket.js";
 
 const config = JSON.parse(document.getElementById("analysis-config").textContent);
 const strings = JSON.parse(document.getElementById("analysis-strings").textContent);
@@ -83,18 +84,16 @@ async function refresh() {
 
 function follow(running) {
   if (!socket) {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const opened = new WebSocket(`${scheme}://${location.host}${config.ws_path}${query}`);
-    socket = opened;
-    socket.addEventListener("message", (event) => {
-      let message;
-      try { message = JSON.parse(event.data); } catch { return; }
-      if (message.type !== "analysis") return;
-      if (message.status === "done") refresh();
-      else show(message);
+    const opened = new Socket(socketUrl(`${config.ws_path}${query}`), {
+      onMessage(message) {
+        if (message.type !== "analysis") return;
+        if (message.status === "done") refresh();
+        else show(message);
+      },
+      // Closed for good (forbidden, gone): the slow poll goes on.
+      onStop: () => { if (socket === opened) socket = null; },
     });
-    // A socket closed by stopFollowing may report it after a new one opened.
-    socket.addEventListener("close", () => { if (socket === opened) socket = null; });
+    socket = opened.start();
   }
   // The socket is the fast path; while it runs, a slow poll covers a lost message.
   if (running && !poll) poll = setInterval(refresh, 15000);
@@ -102,7 +101,7 @@ function follow(running) {
 }
 
 function stopFollowing() {
-  if (socket) { socket.close(); socket = null; }
+  if (socket) { socket.stop(); socket = null; }
   if (poll) { clearInterval(poll); poll = null; }
 }
 

@@ -2,6 +2,8 @@
 // list of open tables refreshes itself — on each `refresh` from ws/lobby/, and by
 // polling every few seconds while that websocket is down.
 
+import { Socket, socketUrl } from "./socket.js";
+
 const form = document.getElementById("create-form");
 const presetsNode = document.getElementById("presets");
 
@@ -68,19 +70,18 @@ if (list) {
   const startPolling = () => { if (!poller) poller = setInterval(refresh, pollMs); };
   const stopPolling = () => { clearInterval(poller); poller = null; };
 
-  let pause = 1000;
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
-    ws.addEventListener("open", () => { pause = 1000; stopPolling(); refresh(); });
-    ws.addEventListener("message", () => refresh());
-    ws.addEventListener("close", () => {
-      startPolling();
-      setTimeout(connect, pause);
-      pause = Math.min(pause * 2, 30000);
-    });
-  }
+  const socket = new Socket(socketUrl("/ws/lobby/"), {
+    onMessage: () => refresh(),
+    onStatus(online) {
+      if (online) {
+        stopPolling();
+        refresh();
+      } else {
+        startPolling();
+      }
+    },
+  });
   startPolling();
-  connect();
+  socket.start();
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 }

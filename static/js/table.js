@@ -1,15 +1,14 @@
-// The live table: a websocket client for ws/tables/<id>/ (docs/protocol.md) and the
-// glue to render.js. It connects, reconnects by itself with a growing pause, shows an
-// "offline" banner meanwhile, asks for a full `sync` after every reconnect, and sends an
-// action only if it is one of the view's `legal` actions, exactly as the server sent it.
+// The live table: ws/tables/<id>/ (docs/protocol.md) over the pages' one socket client
+// (socket.js), and the glue to render.js. It shows an "offline" banner while the socket
+// is down, asks for a full `sync` after every reconnect and on a version gap, and sends
+// an action only if it is one of the view's `legal` actions, exactly as the server sent it.
 
 import { SUIT_SIGN, loadSprite } from "./cards.js";
 import { loadStrings } from "./i18n.js";
 import { createTable, seatName } from "./render.js";
+import { Socket, socketUrl } from "./socket.js";
 
 const PING_EVERY = 25000;
-const BACKOFF_FIRST = 500;
-const BACKOFF_MAX = 15000;
 
 let counter = 0;
 /** A message id unique for this page (crypto.randomUUID needs a secure context). */
@@ -20,74 +19,6 @@ export function messageId() {
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-/** The websocket and its reconnection; knows nothing about the page. */
-export class TableSocket {
-  constructor(url, { onMessage, onStatus }) {
-    this.url = url;
-    this.onMessage = onMessage;
-    this.onStatus = onStatus;
-    this.attempt = 0;
-    this.everOpen = false;
-    this.closed = false;
-    this.ws = null;
-    this.timer = null;
-    this.pinger = null;
-  }
-
-  connect() {
-    clearTimeout(this.timer);
-    const ws = new WebSocket(this.url);
-    this.ws = ws;
-    ws.addEventListener("open", () => {
-      const again = this.everOpen;
-      this.everOpen = true;
-      this.attempt = 0;
-      this.onStatus(true, again);
-      // After a reconnect the server's full state replaces whatever we missed.
-      if (again) this.send({ type: "sync" });
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
-    });
-    ws.addEventListener("message", (event) => {
-      let data;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      this.onMessage(data);
-    });
-    ws.addEventListener("close", (event) => {
-      clearInterval(this.pinger);
-      if (this.ws !== ws) return;
-      this.onStatus(false, this.everOpen);
-      // 4404: no such table, nothing to come back to. Anything else may pass.
-      if (!this.closed && event.code !== 4404) this.retry();
-    });
-  }
-
-  retry() {
-    const pause = Math.min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** this.attempt) * (0.75 + Math.random() / 2);
-    this.attempt += 1;
-    this.timer = setTimeout(() => this.connect(), pause);
-  }
-
-  send(message) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(message));
-      return true;
-    }
-    return false;
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    clearInterval(this.pinger);
-    this.ws?.close();
-  }
-}
 
 /** The clock as a local deadline in ms: the table's deadline (server time) moved by
  * how far this browser's clock is from the server's (`skew`, measured at page load). */
@@ -203,10 +134,8 @@ export function startTable(root) {
         break;
       case "update":
         // An update older than what we hold is stale; a gap means we missed one.
+        // (The socket asks for a `sync` on a gap: onGap below.)
         if (typeof message.version === "number" && message.version <= state.version && state.view) return;
-        if (typeof message.version === "number" && state.version >= 0 && message.version > state.version + 1) {
-          socket.send({ type: "sync" });
-        }
         take(message);
         state.events = message.events || [];
         announce(state.events);
@@ -262,8 +191,10 @@ export function startTable(root) {
 
   // The banner waits a moment: a connection that is back at once is not news.
   let bannerTimer = null;
-  function onStatus(online) {
+  function onStatus(online, again) {
     state.online = online;
+    // After a reconnect the server's full state replaces whatever we missed.
+    if (online && again) socket.send({ type: "sync" });
     clearTimeout(bannerTimer);
     if (online) {
       if (banner && !banner.hidden) say(t("reconnected"));
@@ -276,9 +207,15 @@ export function startTable(root) {
     if (state.view) draw();
   }
 
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new TableSocket(`${scheme}://${location.host}${config.ws_path}`, { onMessage, onStatus });
-  socket.connect();
+  socket = new Socket(socketUrl(config.ws_path), {
+    onMessage,
+    onStatus,
+    ping: PING_EVERY,
+    versionOf: (message) => (message.type === "update" && typeof message.version === "number" ? message.version : null),
+    version: () => state.version,
+    onGap: () => socket.send({ type: "sync" }),
+  });
+  socket.start();
   setInterval(() => {
     board?.tick();
     // A message lost on the way: ask for the whole state rather than wait forever.
@@ -287,7 +224,7 @@ export function startTable(root) {
       socket.send({ type: "sync" });
     }
   }, 500);
-  window.addEventListener("pagehide", () => socket.close());
+  window.addEventListener("pagehide", () => socket.stop());
   const resign = document.querySelector("form.resign");
   resign?.addEventListener("submit", (event) => {
     if (!window.confirm(resign.dataset.confirm)) event.preventDefault();

@@ -24,7 +24,7 @@ def notification_area(context: dict[str, Any], with_script: bool = True) -> str:
         from django.utils.html import format_html
 
         html += format_html(
-            '<link rel="stylesheet" href="{}"><script src="{}" defer></script>',
+            '<link rel="stylesheet" href="{}"><script type="module" src="{}"></script>',
             static("tournaments/notifications.css"),
             static("tournaments/notifications.js"),
         )

@@ -1,15 +1,16 @@
 // The page's one social socket (ws/social/, docs/social.md): presence, the person's own
 // notices (challenges, shown in a notification area of their own), and the chat room
 // of the page's table or tournament. Other scripts use it through window.Social:
-// Social.on(type, fn) for the messages of a type, Social.send(obj).
-(function () {
-  "use strict";
-  const script = document.currentScript;
-  if (!script || window.Social) return;
+// Social.on(type, fn) for the messages of a type, Social.send(obj). The socket is
+// socket.js's; the server answers its pings.
+import { Socket, socketUrl } from "../js/socket.js";
+
+const PING_EVERY = 25000;
+
+function start(script) {
   const strings = JSON.parse(script.dataset.strings || "{}");
   const handlers = {};
-  let ws = null;
-  let delay = 1000;
+  let socket = null;
   let counter = 0;
   let reader = null; // this socket's person (the server's "challenges" message names him)
 
@@ -18,33 +19,7 @@
   }
 
   function send(message) {
-    if (ws && ws.readyState === WebSocket.OPEN) {
-      ws.send(JSON.stringify(message));
-      return true;
-    }
-    return false;
-  }
-
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(scheme + "//" + location.host + script.dataset.ws);
-    ws.addEventListener("open", () => {
-      delay = 1000;
-    });
-    ws.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (error) {
-        return;
-      }
-      (handlers[message.type] || []).forEach((fn) => fn(message));
-    });
-    ws.addEventListener("close", () => {
-      // Back again with a growing pause (a restart of the server, a phone asleep).
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 30000);
-    });
+    return socket ? socket.send(message) : false;
   }
 
   // -- challenges: a small notification area, live -------------------------------------
@@ -158,5 +133,11 @@
   on("challenge", show);
 
   window.Social = { on: on, send: send };
-  connect();
-})();
+  socket = new Socket(socketUrl(script.dataset.ws), {
+    ping: PING_EVERY,
+    onMessage: (message) => (handlers[message.type] || []).forEach((fn) => fn(message)),
+  }).start();
+}
+
+const script = document.getElementById("social-socket");
+if (script && !window.Social) start(script);
