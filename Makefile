@@ -61,12 +61,13 @@ check: lint ## What CI runs: formatting, lint, types, migrations, layer contract
 # The pure-Python packages held to mypy --strict (those that exist).
 STRICT := $(wildcard games/engine games/bots analysis/core.py)
 
-lint: install ## ruff format --check, ruff, mypy (strict for engine and bots), import-linter's layer contracts
+lint: install ## ruff format --check, ruff, mypy (strict for engine and bots), import-linter's layer contracts, the map of package imports
 	$(RUN) ruff format --check .
 	$(RUN) ruff check .
 	$(RUN) mypy config core accounts games tournaments ratings analysis social
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
 	$(RUN) lint-imports --no-cache
+	$(RUN) python scripts/import_map.py
 
 stack: install ## web, Celery worker pools and beat on local PostgreSQL and Redis (WEB=3: three servers)
 	$(RUN) scripts/stack $(if $(WEB),--web $(WEB))
