@@ -49,6 +49,7 @@ from tournaments.services.duplicate import (
     entrant_seed_give,
 )
 from tournaments.services.machine import (
+    Step,
     assignment_record_result,
     round_close,
     round_open_tables,
@@ -88,6 +89,7 @@ __all__ = [
     "STOP_GRACE",
     "R",
     "S",
+    "Step",
     "assignment_amend",
     "assignment_amend_check",
     "assignment_record_result",

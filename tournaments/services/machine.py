@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from django.db import transaction
 from django.db.models import Max, Q
@@ -34,6 +35,29 @@ from tournaments.services.common import (
 log = logging.getLogger(__name__)
 
 
+class Step(StrEnum):
+    """What one step of a tournament did (:func:`tournament_step`); false only for
+    ``NOTHING``."""
+
+    NOTHING = ""
+    BUSY = "busy"
+    """Another worker holds the tournament."""
+    MORE = "more"
+    """Live tables opened, and more are still to open: step again at once."""
+    OPENED = "opened"
+    """The seated round's live tables are all open."""
+    OPEN = "open"
+    """Tables are due to open (inside a step, before the lock is released)."""
+    REGISTRATION = "registration"
+    CHECK_IN = "check_in"
+    START = "start"
+    RESULTS = "results"
+    STANDINGS = "standings"
+    ROUND_CLOSED = "round_closed"
+    SEATED = "seated"
+    FINISHED = "finished"
+
+
 def tournaments_due(now: datetime | None = None) -> list[int]:
     """The tournaments the tick should step now: running ones (results, rounds, the
     clock), and announced ones whose next moment (registration, check-in, start) has
@@ -49,9 +73,10 @@ def tournaments_due(now: datetime | None = None) -> list[int]:
     return list(Tournament.objects.filter(due).values_list("pk", flat=True))
 
 
-def tournament_step(*, tournament_id: int, now: datetime | None = None) -> str:
-    """Do what is due for one tournament now; returns what it did ("" for nothing,
-    "busy" when another worker holds it, "more" when more of the same is due at once).
+def tournament_step(*, tournament_id: int, now: datetime | None = None) -> Step:
+    """Do what is due for one tournament now; returns what it did (:class:`Step`:
+    ``NOTHING``, ``BUSY`` when another worker holds it, ``MORE`` when more of the same is
+    due at once).
 
     Live tables are opened after the lock is released, one assignment at a time.
     """
@@ -64,18 +89,18 @@ def tournament_step(*, tournament_id: int, now: datetime | None = None) -> str:
         )
         if t is None:
             active = Tournament.objects.filter(pk=tournament_id, status__in=Tournament.ACTIVE)
-            return "busy" if active.exists() else ""
+            return Step.BUSY if active.exists() else Step.NOTHING
         did = _step_locked(t, now)
-    if did == "open":
-        opened, left = round_open_tables(tournament_id=tournament_id, now=now)
-        return "more" if left else f"opened {opened}"
+    if did == Step.OPEN:
+        _opened, left = round_open_tables(tournament_id=tournament_id, now=now)
+        return Step.MORE if left else Step.OPENED
     return did
 
 
-def _step_locked(t: Tournament, now: datetime) -> str:
+def _step_locked(t: Tournament, now: datetime) -> Step:
     if t.status == S.SCHEDULED and now >= t.registration_opens_at and not t.paused:
         organiser.tournament_open_registration(tournament=t, now=now)
-        return "registration"
+        return Step.REGISTRATION
     if (
         t.status == S.REGISTRATION
         and t.check_in_minutes
@@ -83,18 +108,18 @@ def _step_locked(t: Tournament, now: datetime) -> str:
         and not t.paused
     ):
         organiser.tournament_open_check_in(tournament=t, now=now)
-        return "check_in"
+        return Step.CHECK_IN
     if t.status in Tournament.ENTERABLE and now >= t.starts_at and not t.paused:
         organiser.tournament_start(tournament=t, now=now)
-        return "start"
+        return Step.START
     if t.status != S.RUNNING:
-        return ""
+        return Step.NOTHING
     did = _sweep_tables(t, now)
     if Assignment.objects.filter(
         round__tournament=t, status=Assignment.Status.FINISHED, in_standings=False
     ).exists():
         standings.write_standings(t)
-        did = did or "standings"
+        did = did or Step.STANDINGS
     rnd = t.round_set.order_by("-number").first()
     if rnd is None:
         return did
@@ -103,14 +128,14 @@ def _step_locked(t: Tournament, now: datetime) -> str:
     if rnd.status == Round.Status.SEATED:
         if t.paused or now < rnd.starts_at:
             return did
-        return "open"
+        return Step.OPEN
     if rnd.status == Round.Status.PLAYING:
         if rnd.assignments.filter(table=None).exists():
-            return "open" if not t.paused else did
+            return Step.OPEN if not t.paused else did
         _time_limit(rnd, now)
         if not rnd.assignments.exclude(status=Assignment.Status.FINISHED).exists():
             round_close(round=rnd, now=now)
-            return "round_closed"
+            return Step.ROUND_CLOSED
         return did
     # The last round is finished: the next, or the end.
     if t.paused:
@@ -118,10 +143,10 @@ def _step_locked(t: Tournament, now: datetime) -> str:
     nxt = seating.next_field(t, rnd)
     if nxt is None:
         tournament_finish(tournament=t, now=now)
-        return "finished"
+        return Step.FINISHED
     seating.seat_round(t, rnd.number + 1, now, field=nxt)
     tell_pages(t)
-    return "seated"
+    return Step.SEATED
 
 
 def round_open_tables(*, tournament_id: int, now: datetime | None = None) -> tuple[int, int]:
@@ -246,9 +271,9 @@ def _record(
     tell_pages(t)
 
 
-def _sweep_tables(t: Tournament, now: datetime) -> str:
+def _sweep_tables(t: Tournament, now: datetime) -> Step:
     """Results whose task was lost, and tables that ended without a result."""
-    did = ""
+    did = Step.NOTHING
     live_ones = (
         Assignment.objects.filter(
             round__tournament=t, status__in=(Assignment.Status.PLAYING, Assignment.Status.STOPPING)
@@ -261,10 +286,10 @@ def _sweep_tables(t: Tournament, now: datetime) -> str:
         if a.table.status == Table.Status.FINISHED:
             result = MatchResult.objects.filter(table=a.table).first()
             if result is not None and assignment_record_result(result_id=result.pk) is not None:
-                did = "results"
+                did = Step.RESULTS
         elif a.table.status == Table.Status.ABANDONED:
             _stop_and_rank(a, live.table_lock(a.table.pk), now)
-            did = "results"
+            did = Step.RESULTS
     return did
 
 
@@ -352,7 +377,7 @@ def _duplicate_step(t: Tournament, number: int, now: datetime, *, seal: bool) ->
     duplicate.duplicate_rate_round(tournament=t, number=number)
 
 
-def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
+def _arena_step(t: Tournament, rnd: Round, now: datetime) -> Step:
     if now >= t.arena_ends_at:
         if rnd.ends_at is None:
             rnd.ends_at = t.arena_ends_at
@@ -362,12 +387,12 @@ def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
         if not rnd.assignments.exclude(status=Assignment.Status.FINISHED).exists():
             round_close(round=rnd, now=now)
             tournament_finish(tournament=t, now=now)
-            return "finished"
-        return ""
+            return Step.FINISHED
+        return Step.NOTHING
     if t.paused:
-        return ""
+        return Step.NOTHING
     if rnd.assignments.filter(table=None).exists():
-        return "open"
+        return Step.OPEN
     busy = set(
         AssignmentSeat.objects.filter(assignment__round=rnd, user__isnull=False)
         .exclude(assignment__status=Assignment.Status.FINISHED)
@@ -399,7 +424,7 @@ def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
         seed=t.seed + rnd.assignments.count(),
     )
     if not tables:
-        return ""
+        return Step.NOTHING
     first = (rnd.assignments.aggregate(n=Max("number"))["n"] or 0) + 1
     for i, table in enumerate(tables, start=first):
         a = Assignment.objects.create(round=rnd, number=i)
@@ -407,7 +432,7 @@ def _arena_step(t: Tournament, rnd: Round, now: datetime) -> str:
             AssignmentSeat(assignment=a, number=seat, user_id=user)
             for seat, user in enumerate(table)
         )
-    return "open"
+    return Step.OPEN
 
 
 @transaction.atomic
