@@ -115,7 +115,7 @@ class _Entry:
     line: SeatLine
 
 
-def _lock_pool(players: int) -> None:
+def _pool_lock(players: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ADVISORY_KEY + players])
@@ -186,7 +186,7 @@ def _pool_ratings(players: int, competitors: Sequence[Competitor]) -> dict[int, 
     return ratings
 
 
-def _write_changes(
+def _changes_write(
     moves: Sequence[tuple[MatchResult, _Entry, float]],
     ratings: dict[int, Rating],
     players: int,
@@ -258,7 +258,7 @@ def _apply_locked(result: MatchResult, entries: list[_Entry]) -> int:
     for i, change in zip(owner, computed):
         deltas[i].append(change.delta)
     moves = [(result, e, sum(deltas[i]) / len(deltas[i])) for i, e in enumerate(entries)]
-    return _write_changes(moves, ratings, players, result.finished_at)
+    return _changes_write(moves, ratings, players, result.finished_at)
 
 
 # ---------------------------------------------------------------- duplicate rounds
@@ -292,7 +292,7 @@ def _round_of(dup: DuplicateRound, lines: dict[int, list[SeatLine] | None] | Non
     return _Round(results, seats)
 
 
-def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
+def _apply_round_locked(dup: DuplicateRound, round_: _Round) -> int:
     """Rate a duplicate round by board comparison (``elo.rate_boards``); the pool lock is
     held. Every person of the round moves once, by his own table's result; a bot seat is
     compared at its level's rating (when the event compares bots) and never moves. A
@@ -301,13 +301,13 @@ def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
     stands, so the others' comparison with it is unchanged, and it moves nobody's rating
     on his behalf (docs/ratings.md)."""
     players = dup.players
-    people = rnd.people
+    people = round_.people
     ratings = _pool_ratings(players, [e.competitor for e in people])
     bots = {
         r.competitor_id: r
         for r in Rating.objects.filter(
             players=players,
-            competitor__in=[e.competitor for _, e in rnd.seats.values() if e.competitor.is_bot],
+            competitor__in=[e.competitor for _, e in round_.seats.values() if e.competitor.is_bot],
         )
     }
     index: dict[tuple[int, ...], int] = {}
@@ -316,7 +316,7 @@ def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
     for group in dup.groups:
         members = []
         for result_id, seat, points, *rest in group:
-            found = rnd.seats.get((int(result_id), int(seat)))
+            found = round_.seats.get((int(result_id), int(seat)))
             if found is None:
                 continue  # annulled, or not rated
             competitor = found[1].competitor
@@ -330,15 +330,15 @@ def _apply_round_locked(dup: DuplicateRound, rnd: _Round) -> int:
         groups.append(members)
     changes = elo.rate_boards(standing, groups, CONFIG)
     moves = []
-    for result, e in {e.competitor.pk: (res, e) for res, e in rnd.seats.values()}.values():
+    for result, e in {e.competitor.pk: (res, e) for res, e in round_.seats.values()}.values():
         i = index.get((e.competitor.pk,))
         change = changes[i] if i is not None and not e.competitor.is_bot else None
         if change is not None:
             moves.append((result, e, change.delta))
-    return _write_changes(moves, ratings, players, dup.played_at, wins=False)
+    return _changes_write(moves, ratings, players, dup.played_at, wins=False)
 
 
-def _rate_round(dup: DuplicateRound) -> Applied:
+def _round_rate(dup: DuplicateRound) -> Applied:
     first = dup.results.order_by("id").values_list("id", flat=True).first() or 0
     if RatingChange.objects.filter(result__in=dup.results.all()).exists():
         return Applied("already", first)  # a cheap early exit; the constraint decides
@@ -348,18 +348,18 @@ def _rate_round(dup: DuplicateRound) -> Applied:
     }
     try:
         with transaction.atomic():
-            _lock_pool(dup.players)
-            rnd = _round_of(dup, lines)
+            _pool_lock(dup.players)
+            round_ = _round_of(dup, lines)
             later = RatingChange.objects.filter(
                 players=dup.players,
-                competitor__in=[e.competitor for e in rnd.people],
+                competitor__in=[e.competitor for e in round_.people],
                 played_at__gt=dup.played_at,
             ).exists()
             if later:
                 done = _recompute_locked(since=dup.played_at, pools=[dup.players])
                 log.info("duplicate round %s arrived out of order: %s", dup.key, done.summary())
                 return Applied("recomputed", first, done.results)
-            count = _apply_round_locked(dup, rnd)
+            count = _apply_round_locked(dup, round_)
     except IntegrityError:
         if RatingChange.objects.filter(result__in=dup.results.all()).exists():
             return Applied("already", first)
@@ -394,14 +394,14 @@ def rating_apply_result(*, result_id: int) -> Applied:
         # A duplicate round's table: rated with its round, once the round is over and
         # its tournament has given the board comparison (rating_apply_duplicate_round).
         dup = result.duplicate_rounds.first()
-        return Applied("waiting", result_id) if dup is None else _rate_round(dup)
+        return Applied("waiting", result_id) if dup is None else _round_rate(dup)
     if RatingChange.objects.filter(result=result).exists():
         return Applied("already", result_id)  # a cheap early exit; the constraint decides
     lines = seat_lines(result.record)  # the replay runs outside the transaction
     players = result.table.players
     try:
         with transaction.atomic():
-            _lock_pool(players)
+            _pool_lock(players)
             entries = _entries(result, correction, lines)
             if len(entries) < 2:
                 return Applied("skipped", result_id)
@@ -461,7 +461,7 @@ def duplicate_round_record(
 def rating_apply_duplicate_round(*, round_id: int) -> Applied:
     """Rate a recorded duplicate round's tables by board comparison, exactly once (as
     :func:`rating_apply_result` rates a result)."""
-    return _rate_round(DuplicateRound.objects.get(pk=round_id))
+    return _round_rate(DuplicateRound.objects.get(pk=round_id))
 
 
 def ratings_recompute(
@@ -474,7 +474,7 @@ def ratings_recompute(
     pools = sorted(set(players))
     with transaction.atomic():
         for n in pools:
-            _lock_pool(n)
+            _pool_lock(n)
         return _recompute_locked(since=since, pools=pools)
 
 
@@ -496,7 +496,7 @@ def _recompute_locked(*, since: datetime | None, pools: Sequence[int]) -> Recomp
         )
     cached_results = {result_id for result_id, _ in kept_lines}
     report.removed, _ = doomed.delete()
-    _rebuild_ratings(pools)
+    _ratings_rebuild(pools)
 
     results = MatchResult.objects.select_related("table", "correction").filter(
         table__rated=True, table__players__in=pools
@@ -522,9 +522,9 @@ def _recompute_locked(*, since: datetime | None, pools: Sequence[int]) -> Recomp
 
     for _, _, unit in units:
         if isinstance(unit, DuplicateRound):
-            rnd = _round_of(unit, {r.pk: lines_of(r) for r in unit.results.all()})
-            if _apply_round_locked(unit, rnd):
-                report.results += len(rnd.results)
+            round_ = _round_of(unit, {r.pk: lines_of(r) for r in unit.results.all()})
+            if _apply_round_locked(unit, round_):
+                report.results += len(round_.results)
             continue
         entries = _entries(unit, _correction(unit), lines_of(unit))
         if len(entries) < 2:
@@ -556,7 +556,7 @@ def _lines_from_cache(
     return [line for line in lines if line is not None]
 
 
-def _rebuild_ratings(pools: Sequence[int]) -> None:
+def _ratings_rebuild(pools: Sequence[int]) -> None:
     """Set every rating of the pools to what its remaining changes say (the start for a
     competitor with none left)."""
     latest = {}
@@ -622,7 +622,7 @@ def result_correct(
                 f"placements must give a place 1..{n} to each of the {n} seats, one of them 1"
             )
     with transaction.atomic():
-        _lock_pool(n)
+        _pool_lock(n)
         correction, _ = ResultCorrection.objects.get_or_create(result=result)
         if annulled is not None:
             correction.annulled = annulled
