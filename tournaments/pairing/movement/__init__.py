@@ -160,7 +160,7 @@ def movement_ahead(
 
 
 def _freeze(history: Sequence[Sequence[TableSeats]]) -> tuple[tuple[TableSeats, ...], ...]:
-    return tuple(tuple(tuple(table) for table in rnd) for rnd in history)
+    return tuple(tuple(tuple(table) for table in round_tables) for round_tables in history)
 
 
 def _humans_of(tables: Sequence[TableSeats]) -> frozenset[PlayerId]:
@@ -192,21 +192,21 @@ def _plan(
     index = {p: i for i, p in enumerate(order)}
     sizes = table_plan(n, seats)
     past = [
-        [[index.get(p) if p is not None else None for p in table] for table in rnd]
-        for rnd in history
+        [[index.get(p) if p is not None else None for p in table] for table in round_tables]
+        for round_tables in history
     ]
     groups = None if past or hint else design_rounds(n, seats, rounds, rng)
     if groups is None:
         hinted = [
-            [[index[p] for p in table if p is not None and p in index] for table in rnd]
-            for rnd in hint[:rounds]
+            [[index[p] for p in table if p is not None and p in index] for table in round_tables]
+            for round_tables in hint[:rounds]
         ]
         groups = PlanSearch(n, seats, sizes, rounds, past, rng, hinted).run(budget)
     held = positions_held(past, n, seats)
     positioned = positions_assign(groups, seats, held, even=not past)
     return tuple(
-        tuple(tuple(order[x] if x is not None else None for x in table) for table in rnd)
-        for rnd in positioned
+        tuple(tuple(order[x] if x is not None else None for x in table) for table in round_tables)
+        for round_tables in positioned
     )
 
 

@@ -14,8 +14,8 @@ def positions_held(
     past: Sequence[Sequence[Sequence[int | None]]], n: int, seats: int
 ) -> list[list[int]]:
     held = [[0] * seats for _ in range(n)]
-    for rnd in past:
-        for table in rnd:
+    for round_tables in past:
+        for table in round_tables:
             for position, x in enumerate(table):
                 if x is not None:
                     held[x][position] += 1

@@ -52,8 +52,8 @@ class PlanSearch:
         self.botw = [seats - s for s in sizes]
         self.met = [[0] * n for _ in range(n)]
         self.bots = [0] * n
-        for rnd in past:
-            for table in rnd:
+        for round_tables in past:
+            for table in round_tables:
                 humans = [x for x in table if x is not None]
                 for a, b in itertools.combinations(humans, 2):
                     self.met[a][b] += 1
@@ -145,12 +145,12 @@ class PlanSearch:
         return PAIR * pairs + sum(b * b for b in self.bots)
 
     def _reset(self, groups: list[Groups]) -> None:
-        self.groups = [[g.copy() for g in rnd] for rnd in groups]
+        self.groups = [[g.copy() for g in round_tables] for round_tables in groups]
         self.where = [self._where(g) for g in self.groups]
         self.met = [row.copy() for row in self.past_met]
         self.bots = self.past_bots.copy()
-        for rnd in self.groups:
-            for t, g in enumerate(rnd):
+        for round_tables in self.groups:
+            for t, g in enumerate(round_tables):
                 self._enter(g, self.botw[t], 1)
         self.cost = self._cost()
 
@@ -213,7 +213,7 @@ class PlanSearch:
 
     def run(self, budget: int | None) -> list[Groups]:
         rng, n = self.rng, self.n
-        best = [[g.copy() for g in rnd] for rnd in self.groups]
+        best = [[g.copy() for g in round_tables] for round_tables in self.groups]
         best_cost = self.cost
         if len(self.sizes) < 2:
             return best
@@ -255,7 +255,10 @@ class PlanSearch:
             self.swap(r, x, y)
             tabu[(r, min(x, y), max(x, y))] = step + rng.randint(4, 30)
             if self.cost < best_cost:
-                best, best_cost = [[g.copy() for g in rnd] for rnd in self.groups], self.cost
+                best, best_cost = (
+                    [[g.copy() for g in round_tables] for round_tables in self.groups],
+                    self.cost,
+                )
                 stale = 0
             else:
                 stale += 1
