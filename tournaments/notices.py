@@ -36,7 +36,7 @@ def _changed(tournament: Tournament) -> None:
     transaction.on_commit(lambda: realtime.tournament_changed(pk))
 
 
-def notify(
+def notifications_create(
     *,
     tournament: Tournament,
     user_ids: Iterable[int],
@@ -123,7 +123,7 @@ def announcement_create(
     ).values_list("user_id", flat=True)
     from django.urls import reverse
 
-    notify(
+    notifications_create(
         tournament=event,
         user_ids=entrants,
         kind=Notification.Kind.ANNOUNCEMENT,

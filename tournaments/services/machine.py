@@ -228,7 +228,7 @@ def _assignment_open(assignment: Assignment, tournament: Tournament, now: dateti
     assignment.table = opened.table
     assignment.status = Assignment.Status.PLAYING
     assignment.save(update_fields=["table", "status"])
-    notices.notify(
+    notices.notifications_create(
         tournament=tournament,
         user_ids=[u for u in users if u is not None],
         kind=Notification.Kind.TABLE_READY,

@@ -108,7 +108,7 @@ def tournament_open_check_in(*, tournament: Tournament, now: datetime | None = N
         raise errors.WrongState()
     tournament.status = Tournament.Status.CHECK_IN
     tournament.save(update_fields=["status"])
-    notices.notify(
+    notices.notifications_create(
         tournament=tournament,
         user_ids=tournament.registrations.filter(status=Registration.Status.REGISTERED).values_list(
             "user_id", flat=True
@@ -209,7 +209,7 @@ def tournament_cancel(
     tournament.cancel_reason = reason[:200]
     tournament.finished_at = current_time(now)
     tournament.save(update_fields=["status", "cancel_reason", "finished_at"])
-    notices.notify(
+    notices.notifications_create(
         tournament=tournament,
         user_ids=tournament.registrations.filter(
             status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
@@ -246,7 +246,7 @@ def registration_disqualify(
         standings.standings_write(tournament=tournament)
     # Told in his notification area (the bell), however late it comes: he may have
     # left the event's page long ago.
-    notices.notify(
+    notices.notifications_create(
         tournament=tournament,
         user_ids=[reg.user_id],
         kind=Notification.Kind.DISQUALIFIED,
@@ -302,7 +302,7 @@ def assignment_amend(
         live.ratings_amend(result=result, placements=list(places), by=by, reason=reason)
     standings.standings_write(tournament=tournament)
     # Every person at the table learns it in his notification area, with the reason.
-    notices.notify(
+    notices.notifications_create(
         tournament=tournament,
         user_ids=[s.user_id for s in seats if s.user_id is not None],
         kind=Notification.Kind.AMENDED,
