@@ -8,7 +8,8 @@ class AnalysisConfig(AppConfig):
     verbose_name = _("Analysis")
 
     def ready(self) -> None:
-        from analysis import slots
+        # The task is registered here: the services queue it by name (services.RUN_TASK).
+        from analysis import slots, tasks  # noqa: F401
         from analysis.receivers import on_match_finished
         from games.signals import match_finished
 

@@ -13,6 +13,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -25,6 +26,9 @@ from games import realtime
 from games.models import Seat, Table
 
 from .models import Analysis, PlayerAnalysis
+
+RUN_TASK = "analysis.run"
+"""The Celery task that runs an analysis (``analysis.tasks.analysis_run``)."""
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +120,9 @@ def analysis_request_round(*, tournament_id: int, number: int, user: User) -> li
 
 
 def _enqueue(analysis_id: int) -> None:
-    from analysis import tasks
-
-    tasks.analysis_run.delay(analysis_id)
+    """Queue the analysis's task, found by its name: the task module imports this one,
+    never the reverse (``analysis.apps`` registers the task)."""
+    current_app.tasks[RUN_TASK].delay(analysis_id)
 
 
 @transaction.atomic

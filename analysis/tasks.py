@@ -12,7 +12,11 @@ from analysis import services
 
 
 @shared_task(
-    bind=True, name="analysis.run", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+    bind=True,
+    name=services.RUN_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
 )
 def analysis_run(self: Any, analysis_id: int) -> bool:
     try:

@@ -60,10 +60,10 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         )  # fmt: skip
         read_only_fields: tuple[str, ...] = fields
 
-    def get_url(self, t: Tournament) -> str:
+    def get_url(self, tournament: Tournament) -> str:
         from django.urls import reverse
 
-        return reverse("tournaments:detail", args=[t.pk])
+        return reverse("tournaments:detail", args=[tournament.pk])
 
 
 class TournamentMeSerializer(serializers.Serializer[Any]):
@@ -182,10 +182,10 @@ class TournamentRegistrationSerializer(serializers.ModelSerializer[Registration]
 
 class _Base(APIView):
     def tournament(self, request: Request, tournament_id: int) -> Tournament:
-        t = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
-        if t is None:
+        tournament = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
+        if tournament is None:
             raise errors.NotFound()
-        return t
+        return tournament
 
 
 class TournamentListView(_Base):
@@ -211,7 +211,11 @@ class TournamentListView(_Base):
                 raise exceptions.ValidationError({"status": "unknown list"})
             items = lists[wanted]
         else:
-            items = [t for key in ("running", "upcoming", "finished") for t in lists[key]]
+            items = [
+                tournament
+                for key in ("running", "upcoming", "finished")
+                for tournament in lists[key]
+            ]
         return Response(TournamentSerializer(items, many=True).data)
 
 
@@ -222,16 +226,16 @@ class TournamentDetailView(_Base):
         responses={200: TournamentDetailSerializer, 404: ERRORS[404]}, summary="A tournament"
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        t = self.tournament(request, tournament_id)
-        me = selectors.user_state(t, request.user)
-        t.rules = selectors.rules_in_words(t)  # type: ignore[attr-defined]
-        t.me = {  # type: ignore[attr-defined]
+        tournament = self.tournament(request, tournament_id)
+        me = selectors.user_state(tournament, request.user)
+        tournament.rules = selectors.rules_in_words(tournament)  # type: ignore[attr-defined]
+        tournament.me = {  # type: ignore[attr-defined]
             "status": me.registration.status if me.registration else None,
             "can_register": me.can_register,
             "can_withdraw": me.can_withdraw,
             "can_check_in": me.can_check_in,
         }
-        return Response(TournamentDetailSerializer(t).data)
+        return Response(TournamentDetailSerializer(tournament).data)
 
 
 class EntrantsView(_Base):
@@ -242,8 +246,8 @@ class EntrantsView(_Base):
         summary="Entrants",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        t = self.tournament(request, tournament_id)
-        return Response(TournamentEntrantSerializer(selectors.entrants(t), many=True).data)
+        tournament = self.tournament(request, tournament_id)
+        return Response(TournamentEntrantSerializer(selectors.entrants(tournament), many=True).data)
 
 
 class StandingsView(_Base):
@@ -254,9 +258,9 @@ class StandingsView(_Base):
         summary="Standings",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        t = self.tournament(request, tournament_id)
+        tournament = self.tournament(request, tournament_id)
         return Response(
-            TournamentStandingSerializer(selectors.standings(tournament=t), many=True).data
+            TournamentStandingSerializer(selectors.standings(tournament=tournament), many=True).data
         )
 
 
@@ -268,8 +272,8 @@ class RoundsView(_Base):
         summary="Rounds with their tables (newest first)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        t = self.tournament(request, tournament_id)
-        rounds = selectors.rounds(tournament=t, user=request.user)
+        tournament = self.tournament(request, tournament_id)
+        rounds = selectors.rounds(tournament=tournament, user=request.user)
         return Response(TournamentRoundSerializer(rounds, many=True).data)
 
 
@@ -286,8 +290,8 @@ class RoundsAheadView(_Base):
         ),
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        t = self.tournament(request, tournament_id)
-        ahead = duplicate_selectors.movement_ahead(t)
+        tournament = self.tournament(request, tournament_id)
+        ahead = duplicate_selectors.movement_ahead(tournament)
         return Response(PlannedRoundSerializer(ahead, many=True).data)
 
 
@@ -299,8 +303,10 @@ class ResultsView(_Base):
         summary="Every seat of every table with its result (as the CSV export)",
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        t = self.tournament(request, tournament_id)
-        return Response(TableResultSerializer(selectors.result_rows(tournament=t), many=True).data)
+        tournament = self.tournament(request, tournament_id)
+        return Response(
+            TableResultSerializer(selectors.result_rows(tournament=tournament), many=True).data
+        )
 
 
 class _Action(_Base):

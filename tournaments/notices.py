@@ -28,17 +28,15 @@ log = logging.getLogger(__name__)
 
 ANNOUNCEMENT_MAX = 500
 
-R = Registration.Status
 
-
-def _changed(t: Tournament) -> None:
+def _changed(tournament: Tournament) -> None:
     from tournaments import realtime
 
-    pk = t.pk
+    pk = tournament.pk
     transaction.on_commit(lambda: realtime.tournament_changed(pk))
 
 
-def notify(
+def notifications_create(
     *,
     tournament: Tournament,
     user_ids: Iterable[int],
@@ -86,16 +84,16 @@ def _email(
 
     from tournaments.selectors import notification_text
 
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is None:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
         return
     users = get_user_model().objects.filter(pk__in=user_ids).exclude(email="")
-    note = Notification(tournament=t, kind=kind, text=text, params=params, url=url)
+    note = Notification(tournament=tournament, kind=kind, text=text, params=params, url=url)
     messages = []
     for u in users:
         with override(u.preferred_language or settings.LANGUAGE_CODE):
             body = notification_text(note) + (f"\n\n{url}" if url else "")
-        messages.append((t.name, body, None, [u.email]))
+        messages.append((tournament.name, body, None, [u.email]))
     try:
         send_mass_mail(messages, fail_silently=False)
     except Exception:  # an email must never break the tournament
@@ -109,30 +107,30 @@ def announcement_create(
     """The organiser's short message to every entrant (registered or checked in); shown
     on the tournament's page and in each entrant's notification area."""
     pk = tournament if isinstance(tournament, int) else tournament.pk
-    t = Tournament.objects.select_for_update().filter(pk=pk).first()
-    if t is None:
+    event = Tournament.objects.select_for_update().filter(pk=pk).first()
+    if event is None:
         raise errors.NotFound()
     text = (text or "").strip()
     if not text:
         raise errors.Invalid(_("Write a message."))
     if len(text) > ANNOUNCEMENT_MAX:
         raise errors.Invalid(_("A message has at most %(n)s characters.") % {"n": ANNOUNCEMENT_MAX})
-    if t.status in (Tournament.Status.DRAFT, Tournament.Status.CANCELLED):
+    if event.status in (Tournament.Status.DRAFT, Tournament.Status.CANCELLED):
         raise errors.WrongState()
-    note = Announcement.objects.create(tournament=t, text=text, created_by=by)
-    entrants = t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).values_list(
-        "user_id", flat=True
-    )
+    note = Announcement.objects.create(tournament=event, text=text, created_by=by)
+    entrants = event.registrations.filter(
+        status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+    ).values_list("user_id", flat=True)
     from django.urls import reverse
 
-    notify(
-        tournament=t,
+    notifications_create(
+        tournament=event,
         user_ids=entrants,
         kind=Notification.Kind.ANNOUNCEMENT,
         text=text,
-        url=reverse("tournaments:detail", args=[t.pk]),
+        url=reverse("tournaments:detail", args=[event.pk]),
     )
-    _changed(t)
+    _changed(event)
     return note
 
 

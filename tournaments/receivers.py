@@ -31,12 +31,14 @@ def on_result_amendments(
         .order_by("pk")
     )
     return {
-        a.table_id: Amendment(
-            places=tuple(s.place or 0 for s in sorted(a.seats.all(), key=lambda s: s.number)),
-            reason=a.amend_reason,
+        assignment.table_id: Amendment(
+            places=tuple(
+                s.place or 0 for s in sorted(assignment.seats.all(), key=lambda s: s.number)
+            ),
+            reason=assignment.amend_reason,
         )
-        for a in amended
-        if a.table_id is not None
+        for assignment in amended
+        if assignment.table_id is not None
     }
 
 

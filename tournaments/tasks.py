@@ -27,7 +27,7 @@ def tournaments_tick() -> int:
 )
 def tournament_step(tournament_id: int) -> str:
     did = services.tournament_step(tournament_id=tournament_id)
-    if did == "more":
+    if did == services.Step.MORE:
         tournament_step.delay(tournament_id)
     return did
 

@@ -24,22 +24,22 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
-    if t is None:
+    tournament = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
+    if tournament is None:
         raise Http404
-    mine = selectors.my_table(t, request.user)
+    mine = selectors.my_table(tournament, request.user)
     context = {
-        "t": t,
-        "me": selectors.user_state(t, request.user),
-        "my_place": selectors.my_place(t, request.user),
+        "t": tournament,
+        "me": selectors.user_state(tournament, request.user),
+        "my_place": selectors.my_place(tournament, request.user),
         "my_table_url": live.table_url(mine.table_id) if mine and mine.table_id else None,
-        "rules": selectors.rules_in_words(t),
-        "entrants": selectors.entrants(t),
-        "standings": selectors.standings(tournament=t),
-        "rounds": selectors.rounds(tournament=t, user=request.user),
-        "announcements": selectors.announcements(t),
-        "dealing": duplicate_selectors.open_dealing(t, request.user),
-        "ahead": duplicate_selectors.movement_ahead(t, request.user),
+        "rules": selectors.rules_in_words(tournament),
+        "entrants": selectors.entrants(tournament),
+        "standings": selectors.standings(tournament=tournament),
+        "rounds": selectors.rounds(tournament=tournament, user=request.user),
+        "announcements": selectors.announcements(tournament),
+        "dealing": duplicate_selectors.open_dealing(tournament, request.user),
+        "ahead": duplicate_selectors.movement_ahead(tournament, request.user),
     }
     # The page's live parts, fetched again when the websocket says something changed.
     template = (
@@ -104,10 +104,10 @@ def check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def give_seed(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """An entrant's own seed for the next duplicate round (docs/fair-dealing.md)."""
-    t = _visible_or_404(request, tournament_id)
+    tournament = _visible_or_404(request, tournament_id)
     try:
         services.entrant_seed_give(
-            tournament=t, user=signed_in(request.user), seed=request.POST.get("seed", "")
+            tournament=tournament, user=signed_in(request.user), seed=request.POST.get("seed", "")
         )
     except errors.TournamentError as exc:
         messages.error(request, exc.message)
@@ -120,47 +120,47 @@ def give_seed(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _visible_or_404(request: HttpRequest, tournament_id: int) -> Any:
-    t = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
-    if t is None:
+    tournament = selectors.tournament_get(tournament_id=tournament_id, user=request.user)
+    if tournament is None:
         raise Http404
-    return t
+    return tournament
 
 
-def _event_zone(t: Any) -> Any:
+def _event_zone(tournament: Any) -> Any:
     """The zone a printed page gives its times in: the organiser's (the room the sheet is
     pinned up in), whoever prints it; the site's when he chose none."""
-    return zone_of(t.created_by) or timezone.get_default_timezone()
+    return zone_of(tournament.created_by) or timezone.get_default_timezone()
 
 
 def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A printable page of one round: its tables, seats, players and start time, in the
     event's zone (:func:`_event_zone`)."""
-    t = _visible_or_404(request, tournament_id)
-    sheet = selectors.round_sheet(t, number)
+    tournament = _visible_or_404(request, tournament_id)
+    sheet = selectors.round_sheet(tournament, number)
     if sheet is None:
         raise Http404
-    with timezone.override(_event_zone(t)):
-        return render(request, "tournaments/round_sheet.html", {"t": t, "r": sheet})
+    with timezone.override(_event_zone(tournament)):
+        return render(request, "tournaments/round_sheet.html", {"t": tournament, "r": sheet})
 
 
 def round_boards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A duplicate round's boards once the round is over: every table's result of each
     board side by side, with matchpoints against everyone who held the same cards."""
-    t = _visible_or_404(request, tournament_id)
-    boards = duplicate_selectors.round_boards(t, number, request.user)
+    tournament = _visible_or_404(request, tournament_id)
+    boards = duplicate_selectors.round_boards(tournament, number, request.user)
     if boards is None:
         raise Http404
-    return render(request, "tournaments/round_boards.html", {"t": t, "r": boards})
+    return render(request, "tournaments/round_boards.html", {"t": tournament, "r": boards})
 
 
 def standings_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A printable page of the standings (final once the event is finished)."""
-    t = _visible_or_404(request, tournament_id)
-    with timezone.override(_event_zone(t)):
+    tournament = _visible_or_404(request, tournament_id)
+    with timezone.override(_event_zone(tournament)):
         return render(
             request,
             "tournaments/standings_print.html",
-            {"t": t, "standings": selectors.standings(tournament=t)},
+            {"t": tournament, "standings": selectors.standings(tournament=tournament)},
         )
 
 
@@ -171,15 +171,19 @@ def _csv(name: str, text: str) -> HttpResponse:
 
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = _visible_or_404(request, tournament_id)
-    text = selectors.csv_text(selectors.STANDINGS_COLUMNS, selectors.standings_rows(tournament=t))
-    return _csv(f"tournament-{t.pk}-standings.csv", text)
+    tournament = _visible_or_404(request, tournament_id)
+    text = selectors.csv_text(
+        selectors.STANDINGS_COLUMNS, selectors.standings_rows(tournament=tournament)
+    )
+    return _csv(f"tournament-{tournament.pk}-standings.csv", text)
 
 
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = _visible_or_404(request, tournament_id)
-    text = selectors.csv_text(selectors.RESULTS_COLUMNS, selectors.result_rows(tournament=t))
-    return _csv(f"tournament-{t.pk}-results.csv", text)
+    tournament = _visible_or_404(request, tournament_id)
+    text = selectors.csv_text(
+        selectors.RESULTS_COLUMNS, selectors.result_rows(tournament=tournament)
+    )
+    return _csv(f"tournament-{tournament.pk}-results.csv", text)
 
 
 # -- the notification area of the site header -------------------------------------------

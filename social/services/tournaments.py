@@ -50,7 +50,7 @@ def _remind(t: Tournament, user_ids: list[int], kind: str, minutes: int) -> int:
         except IntegrityError:
             continue  # reminded already (by a run of the task on another worker)
         fresh.append(uid)
-    notices.notify(
+    notices.notifications_create(
         tournament=t,
         user_ids=fresh,
         kind=(

@@ -25,9 +25,9 @@ from tournaments.models import Notification
 me = User.objects.get(username="{username}")
 t = TournamentFactory(name="Friday Swiss")
 url = f"/tournaments/{{t.pk}}/"
-notices.notify(tournament=t, user_ids=[me.pk], kind=Notification.Kind.ANNOUNCEMENT,
+notices.notifications_create(tournament=t, user_ids=[me.pk], kind=Notification.Kind.ANNOUNCEMENT,
                text="Bring your own pen tonight", url=url)
-notices.notify(tournament=t, user_ids=[me.pk], kind=Notification.Kind.CHECK_IN, url=url)
+notices.notifications_create(tournament=t, user_ids=[me.pk], kind=Notification.Kind.CHECK_IN, url=url)
 """
 
 
@@ -248,7 +248,7 @@ from accounts.models import User
 from tournaments import notices
 from tournaments.models import Notification
 me = User.objects.get(username="{username}")
-notices.notify(tournament=Notification.objects.filter(user=me).latest("pk").tournament, user_ids=[me.pk],
+notices.notifications_create(tournament=Notification.objects.filter(user=me).latest("pk").tournament, user_ids=[me.pk],
                kind=Notification.Kind.ANNOUNCEMENT, text="Doors open at seven")
 """
 

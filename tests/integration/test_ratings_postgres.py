@@ -20,6 +20,7 @@ from django.test import Client
 from config.celery import QUEUES
 from ratings import services
 from ratings.models import RatingChange
+from ratings.services import duplicate, single
 from tests.factories import UserFactory
 from tests.games.conftest import _manual_scheduler  # noqa: F401  (autouse: bots wait for the test)
 from tests.integration.conftest import require_postgres_database
@@ -63,14 +64,14 @@ def test_two_workers_at_once_write_one_change_per_player(
     result = finished_match([UserFactory(), UserFactory(), UserFactory()])
     # Both workers get past the early "already processed?" look before either writes.
     barrier = threading.Barrier(2, timeout=30)
-    replay = services.seat_lines
+    replay = single.seat_lines
 
     def slow_replay(record: Any) -> Any:
         lines = replay(record)
         barrier.wait()
         return lines
 
-    monkeypatch.setattr(services, "seat_lines", slow_replay)
+    monkeypatch.setattr(single, "seat_lines", slow_replay)
     statuses = run_together(2, lambda: services.rating_apply_result(result_id=result.pk).status)
     assert (sorted(statuses), RatingChange.objects.filter(result=result).count()) == (
         ["already", "applied"],
@@ -96,7 +97,7 @@ def test_two_workers_rating_one_duplicate_round_at_once_write_one_change_per_pla
     assert dup is not None
     # Both workers get past the early "already rated?" look before either writes.
     barrier = threading.Barrier(2, timeout=30)
-    replay = services.seat_lines
+    replay = duplicate.seat_lines
     mine = threading.local()
 
     def slow_replay(record: Any) -> Any:
@@ -106,7 +107,7 @@ def test_two_workers_rating_one_duplicate_round_at_once_write_one_change_per_pla
             barrier.wait()
         return lines
 
-    monkeypatch.setattr(services, "seat_lines", slow_replay)
+    monkeypatch.setattr(duplicate, "seat_lines", slow_replay)
     statuses = run_together(
         2, lambda: services.rating_apply_duplicate_round(round_id=dup.pk).status
     )

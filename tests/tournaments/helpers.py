@@ -60,19 +60,19 @@ def entered(t: Tournament, players: int, *, checked_in: bool = True) -> list[Any
     return users
 
 
-def step(t: Tournament, minutes: float = 0.0) -> str:
+def step(t: Tournament, minutes: float = 0.0) -> services.Step:
     with committed():
         did = services.tournament_step(tournament_id=t.pk, now=at(minutes))
     t.refresh_from_db()
     return did
 
 
-def settle(t: Tournament, minutes: float = 0.0, limit: int = 20) -> list[str]:
+def settle(t: Tournament, minutes: float = 0.0, limit: int = 20) -> list[services.Step]:
     """Step until nothing more is due at that moment; the steps' reports."""
     done = []
     for _ in range(limit):
         did = step(t, minutes)
-        if not did or did == "busy":
+        if not did or did == services.Step.BUSY:
             return done
         done.append(did)
     raise AssertionError(f"still stepping: {done}")

@@ -1,4 +1,4 @@
-"""The round-robin movement of duplicate events (tournaments/pairing/movement.py): a plan
+"""The round-robin movement of duplicate events (tournaments/pairing/movement/): a plan
 of every round from the entrants, each pair at most once while the rounds allow, every
 position in turn; re-planned from the rounds played when the field changes."""
 

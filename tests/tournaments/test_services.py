@@ -25,6 +25,7 @@ from tests.tournaments.helpers import (
 )
 from tournaments import errors, live, services
 from tournaments.models import Assignment, AssignmentSeat, Registration, Round, Standing, Tournament
+from tournaments.services import Step
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ def humans_of(rnd: Round) -> list[int]:
 
 def test_a_draft_is_not_stepped_until_it_is_scheduled() -> None:
     t = TournamentFactory(status=S.DRAFT)
-    assert step(t, 0) == "" and t.status == S.DRAFT
+    assert step(t, 0) == Step.NOTHING and t.status == S.DRAFT
     services.tournament_schedule(tournament=t)
     t.refresh_from_db()
     assert t.status == S.SCHEDULED
@@ -53,15 +54,15 @@ def test_a_draft_is_not_stepped_until_it_is_scheduled() -> None:
 
 def test_the_tick_opens_registration_when_its_time_comes() -> None:
     t = TournamentFactory(registration_opens_at=at(-60))
-    assert step(t, -61) == ""
-    assert step(t, -60) == "registration" and t.status == S.REGISTRATION
+    assert step(t, -61) == Step.NOTHING
+    assert step(t, -60) == Step.REGISTRATION and t.status == S.REGISTRATION
 
 
 def test_the_tick_opens_check_in_before_the_start() -> None:
     t = TournamentFactory(check_in_minutes=15)
     entered(t, 3, checked_in=False)
-    assert step(t, -16) == ""
-    assert step(t, -15) == "check_in" and t.status == S.CHECK_IN
+    assert step(t, -16) == Step.NOTHING
+    assert step(t, -15) == Step.CHECK_IN and t.status == S.CHECK_IN
 
 
 def test_the_start_drops_players_who_did_not_check_in() -> None:
@@ -70,7 +71,7 @@ def test_the_start_drops_players_who_did_not_check_in() -> None:
     step(t, -15)
     for user in users[:3]:
         services.registration_check_in(tournament=t, user=user)
-    assert step(t, 0) == "start" and t.status == S.RUNNING
+    assert step(t, 0) == Step.START and t.status == S.RUNNING
     assert statuses(t)[users[3].pk] == R.NO_SHOW
     assert sorted(humans_of(t.round_set.get())) == sorted(u.pk for u in users[:3])
 
@@ -142,10 +143,10 @@ def test_a_result_is_recorded_once_however_often_it_arrives() -> None:
 def test_rounds_follow_one_another_and_the_tournament_finishes_with_standings() -> None:
     t, _users = running(6, rounds=2)
     play_round(t)
-    assert "seated" in settle(t, 30)
+    assert Step.SEATED in settle(t, 30)
     assert t.round_set.get(number=2).status == Round.Status.PLAYING
     play_round(t)
-    assert "finished" in settle(t, 60)
+    assert Step.FINISHED in settle(t, 60)
     assert t.status == S.FINISHED
     matches = list(Standing.objects.filter(tournament=t).values_list("matches", flat=True))
     assert matches == [2] * 6
@@ -322,11 +323,11 @@ def test_a_step_skips_a_tournament_another_worker_is_stepping() -> None:
     worker.start()
     try:
         assert locked.wait(10)
-        assert services.tournament_step(tournament_id=t.pk, now=at(0)) == "busy"
+        assert services.tournament_step(tournament_id=t.pk, now=at(0)) == Step.BUSY
     finally:
         release.set()
         worker.join()
-    assert services.tournament_step(tournament_id=t.pk, now=at(0)) == "start"
+    assert services.tournament_step(tournament_id=t.pk, now=at(0)) == Step.START
     assert Round.objects.filter(tournament=t).count() == 1
 
 
@@ -337,11 +338,11 @@ def test_knockout_sends_table_winners_to_a_final_table() -> None:
     t, _users = running(7, format=Tournament.Format.KNOCKOUT, rounds=None, advance=1)
     assert Assignment.objects.filter(round__number=1, round__tournament=t).count() == 3
     play_round(t)
-    assert "seated" in settle(t, 30)
+    assert Step.SEATED in settle(t, 30)
     final = t.round_set.get(number=2)
     assert final.assignments.count() == 1 and len(humans_of(final)) == 3
     play_round(t)
-    assert "finished" in settle(t, 60)
+    assert Step.FINISHED in settle(t, 60)
     top = Standing.objects.get(tournament=t, position=1)
     assert top.stage == 2
 
@@ -363,7 +364,7 @@ def test_arena_finishes_after_its_duration_once_the_tables_are_done() -> None:
     entered(t, 3)
     settle(t, 0)
     play_round(t)
-    assert "finished" in settle(t, 11)
+    assert Step.FINISHED in settle(t, 11)
 
 
 # ----------------------------------------------------------------------------- players
@@ -434,6 +435,6 @@ def test_a_rated_tournaments_matches_move_the_players_ratings() -> None:
 
     t, users = running(3, rated=True, preset="simple", match_target=None, rounds=1)
     play_round(t)
-    assert "finished" in settle(t, 60)
+    assert Step.FINISHED in settle(t, 60)
     changed = set(RatingChange.objects.values_list("competitor__user_id", flat=True))
     assert changed == {u.pk for u in users}

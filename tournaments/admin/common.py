@@ -144,7 +144,11 @@ def export(
     else:
         text = selectors.csv_text(
             ("tournament", *columns),
-            [{"tournament": t.name, **row} for t in chosen for row in rows(tournament=t)],
+            [
+                {"tournament": tournament.name, **row}
+                for tournament in chosen
+                for row in rows(tournament=tournament)
+            ],
         )
         name = f"tournaments-{what}.csv"
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")

@@ -147,7 +147,7 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
         refused = []
         for reg in queryset.select_related("tournament"):
             try:
-                services.disqualify_check(tournament=reg.tournament)
+                services.registration_disqualify_check(tournament=reg.tournament)
             except errors.TournamentError as exc:
                 refused.append(reg.pk)
                 messages.error(request, f"{reg}: {exc.message}")

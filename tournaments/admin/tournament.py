@@ -154,9 +154,9 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
     def time_left(self, obj: Tournament) -> str:
         if obj.status != Tournament.Status.RUNNING:
             return "—"
-        rnd = obj.round_set.order_by("-number").first()
-        end = rnd.ends_at if rnd is not None else None
-        if rnd is None or end is None or rnd.status != Round.Status.PLAYING:
+        round_ = obj.round_set.order_by("-number").first()
+        end = round_.ends_at if round_ is not None else None
+        if round_ is None or end is None or round_.status != Round.Status.PLAYING:
             return "—"
         left = max(0, int((end - timezone.now()).total_seconds()))
         return f"{left // 60}:{left % 60:02d} (→ {with_zone(end)})"
@@ -182,7 +182,7 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
         each(
             request,
             queryset,
-            lambda t: services.tournament_schedule(tournament=t),
+            lambda tournament: services.tournament_schedule(tournament=tournament),
             gettext("Scheduled"),
         )
 
@@ -191,7 +191,9 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
         each(
             request,
             queryset,
-            lambda t: services.tournament_open_registration(tournament=t, early=True),
+            lambda tournament: services.tournament_open_registration(
+                tournament=tournament, early=True
+            ),
             gettext("Registration opened"),
         )
 
@@ -200,7 +202,7 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
         each(
             request,
             queryset,
-            lambda t: services.tournament_close_registration(tournament=t),
+            lambda tournament: services.tournament_close_registration(tournament=tournament),
             gettext("Registration closed"),
         )
 
@@ -209,14 +211,17 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
         each(
             request,
             queryset,
-            lambda t: services.tournament_start(tournament=t, early=True),
+            lambda tournament: services.tournament_start(tournament=tournament, early=True),
             gettext("Started"),
         )
 
     @admin.action(description=_("Pause"))
     def pause(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         each(
-            request, queryset, lambda t: services.tournament_pause(tournament=t), gettext("Paused")
+            request,
+            queryset,
+            lambda tournament: services.tournament_pause(tournament=tournament),
+            gettext("Paused"),
         )
 
     @admin.action(description=_("Resume"))
@@ -224,7 +229,7 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
         each(
             request,
             queryset,
-            lambda t: services.tournament_pause(tournament=t, paused=False),
+            lambda tournament: services.tournament_pause(tournament=tournament, paused=False),
             gettext("Resumed"),
         )
 
@@ -232,13 +237,13 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> Any:
         # One already cancelled (or finished) is not asked about again, nor counted.
         over = (Tournament.Status.CANCELLED, Tournament.Status.FINISHED)
-        for t in queryset.filter(status__in=over):
+        for tournament in queryset.filter(status__in=over):
             said = (
                 gettext("%(name)s is already cancelled.")
-                if t.status == Tournament.Status.CANCELLED
+                if tournament.status == Tournament.Status.CANCELLED
                 else gettext("%(name)s has finished: it cannot be cancelled.")
             )
-            messages.warning(request, said % {"name": t.name})
+            messages.warning(request, said % {"name": tournament.name})
         queryset = queryset.exclude(status__in=over)
         if not queryset.exists():
             return None
@@ -255,6 +260,8 @@ class TournamentAdmin(ZonedTimes, admin.ModelAdmin[Tournament]):
             ),
             help_text=gettext("Shown to the entrants and on the tournament's page."),
             submit=gettext("Yes, cancel"),
-            act=lambda t, reason: services.tournament_cancel(tournament=t, reason=reason),
+            act=lambda tournament, reason: services.tournament_cancel(
+                tournament=tournament, reason=reason
+            ),
             done=gettext("Cancelled"),
         )

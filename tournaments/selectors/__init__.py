@@ -10,8 +10,6 @@ from __future__ import annotations
 from tournaments.selectors.common import (
     ENTERED,
     MESSAGES,
-    R,
-    S,
 )
 from tournaments.selectors.lists import (
     bot_level,
@@ -59,9 +57,7 @@ __all__ = [
     "RESULTS_COLUMNS",
     "STANDINGS_COLUMNS",
     "NotificationArea",
-    "R",
     "RoundView",
-    "S",
     "SeatView",
     "TablePanel",
     "TableView",

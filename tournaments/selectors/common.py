@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration
 
-S = Tournament.Status
-R = Registration.Status
-
-ENTERED = (R.REGISTERED, R.CHECKED_IN)
+ENTERED = (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
 
 MESSAGES = {
     "registered": gettext_lazy("You are registered."),

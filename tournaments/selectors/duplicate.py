@@ -57,24 +57,24 @@ class RoundBoards:
     mine: list[MyBoard]  # the viewer's boards, when he played the round
 
 
-def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None, str]]:
+def round_board_results(round_: Round) -> tuple[list[BoardResult], dict[int | None, str]]:
     """Every seat's result of every board of the round's finished tables, and the names
     of the entrants (and bots). Board k is a table's k-th counted deal; its dealing is
     the deal's place in the table's record, redeals included (docs/duplicate.md)."""
     out: list[BoardResult] = []
     names: dict[int | None, str] = {}
-    bot = _("Bot (%(level)s)") % {"level": bot_level(rnd.tournament)}
-    assignments = rnd.assignments.exclude(table=None).prefetch_related("seats__user")
+    bot = _("Bot (%(level)s)") % {"level": bot_level(round_.tournament)}
+    assignments = round_.assignments.exclude(table=None).prefetch_related("seats__user")
     records: dict[int | None, Any] = dict(
-        MatchResult.objects.filter(table__in=[a.table_id for a in assignments]).values_list(
-            "table_id", "record"
-        )
+        MatchResult.objects.filter(
+            table__in=[assignment.table_id for assignment in assignments]
+        ).values_list("table_id", "record")
     )
-    for a in assignments:
-        record = records.get(a.table_id)
+    for assignment in assignments:
+        record = records.get(assignment.table_id)
         if record is None:
             continue
-        seats = {s.number: s for s in a.seats.all()}
+        seats = {s.number: s for s in assignment.seats.all()}
         for s in seats.values():
             names[s.user_id] = s.user.get_display_name() if s.user else bot
         first_dealer = record["first_dealer"]
@@ -89,9 +89,9 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
             for seat in range(n):
                 out.append(
                     BoardResult(
-                        round=rnd.number,
+                        round=round_.number,
                         board=board,
-                        table=a.number,
+                        table=assignment.number,
                         position=(seat - first_dealer) % n,
                         entrant=seats[seat].user_id,
                         points=entry["deltas"][seat],
@@ -111,21 +111,21 @@ def round_board_results(rnd: Round) -> tuple[list[BoardResult], dict[int | None,
     return out, names
 
 
-def round_boards(t: Tournament, number: int, user: Any = None) -> RoundBoards | None:
+def round_boards(tournament: Tournament, number: int, user: Any = None) -> RoundBoards | None:
     """The boards of a duplicate round, or None: not a duplicate event, no such round,
     or the round is not over (its boards are secret until then); ``user``'s own results
     are marked and listed apart."""
-    if t.format != Tournament.Format.DUPLICATE:
+    if tournament.format != Tournament.Format.DUPLICATE:
         return None
-    rnd = Round.objects.filter(tournament=t, number=number).first()
-    dealing = DuplicateDealing.objects.filter(tournament=t, round_number=number).first()
-    if rnd is None or dealing is None or dealing.revealed_at is None:
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    dealing = DuplicateDealing.objects.filter(tournament=tournament, round_number=number).first()
+    if round_ is None or dealing is None or dealing.revealed_at is None:
         return None
-    results, names = round_board_results(rnd)
-    tables = dict(rnd.assignments.values_list("number", "table_id"))
+    results, names = round_board_results(round_)
+    tables = dict(round_.assignments.values_list("number", "table_id"))
     me = user.pk if getattr(user, "is_authenticated", False) else None
     by_board: dict[int, list[BoardRow]] = defaultdict(list)
-    for score in board_scores(results, bots=t.duplicate_bots):
+    for score in board_scores(results, bots=tournament.duplicate_bots):
         r = score.result
         row = BoardRow(
             r.table,
@@ -140,7 +140,7 @@ def round_boards(t: Tournament, number: int, user: Any = None) -> RoundBoards | 
         BoardView(
             b + 1,
             sorted(rows, key=lambda row: (row.position, row.table)),
-            dealer=b % max(t.players_per_table, 1),
+            dealer=b % max(tournament.players_per_table, 1),
         )
         for b, rows in sorted(by_board.items())
     ]
@@ -158,14 +158,17 @@ class OpenDealing:
     may_give: bool  # an entrant who has not given one yet
 
 
-def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
+def open_dealing(tournament: Tournament, user: Any) -> OpenDealing | None:
     """The earliest round of a duplicate event still taking the entrants' seeds."""
-    if t.format != Tournament.Format.DUPLICATE or t.status not in Tournament.ACTIVE:
+    if (
+        tournament.format != Tournament.Format.DUPLICATE
+        or tournament.status not in Tournament.ACTIVE
+    ):
         return None
     dealing = (
         # A dealing beyond the rounds (committed before an organiser cut them) is never played.
         DuplicateDealing.objects.filter(
-            tournament=t, sealed_at=None, round_number__lte=t.rounds or 0
+            tournament=tournament, sealed_at=None, round_number__lte=tournament.rounds or 0
         )
         .order_by("round_number")
         .first()
@@ -178,7 +181,9 @@ def open_dealing(t: Tournament, user: Any) -> OpenDealing | None:
         if who
         else None
     )
-    entered = who is not None and t.registrations.filter(user=who, status__in=ENTERED).exists()
+    entered = (
+        who is not None and tournament.registrations.filter(user=who, status__in=ENTERED).exists()
+    )
     return OpenDealing(dealing.round_number, dealing.commitment, mine, entered and mine is None)
 
 
@@ -211,7 +216,7 @@ class PlannedRound:
 PLAN_CACHE_SECONDS = 24 * 3600
 
 
-def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
+def movement_ahead(tournament: Tournament, user: Any = None) -> list[PlannedRound]:
     """A round-robin duplicate event's rounds still to be seated, as its movement will
     seat them if nobody leaves or joins (docs/duplicate.md, "Movement"): who meets whom
     in every round to come, so that the players and the organiser see the evening ahead.
@@ -221,30 +226,36 @@ def movement_ahead(t: Tournament, user: Any = None) -> list[PlannedRound]:
     rounds played, the field, the rounds and the seed); it is kept in the cache under
     exactly those, so a page asks the search once per seating or change of the field."""
     if (
-        t.format != Tournament.Format.DUPLICATE
-        or t.movement != Tournament.Movement.ROUND_ROBIN
-        or t.status != Tournament.Status.RUNNING
+        tournament.format != Tournament.Format.DUPLICATE
+        or tournament.movement != Tournament.Movement.ROUND_ROBIN
+        or tournament.status != Tournament.Status.RUNNING
     ):
         return []
-    last = Round.objects.filter(tournament=t).order_by("-number").values_list("number", flat=True)
+    last = (
+        Round.objects.filter(tournament=tournament)
+        .order_by("-number")
+        .values_list("number", flat=True)
+    )
     seated = last.first() or 0
-    if seated == 0 or seated >= (t.rounds or 0):
+    if seated == 0 or seated >= (tournament.rounds or 0):
         return []
-    names = {r.user_id: r.user.get_display_name() for r in players_in_play(t)}
+    names = {r.user_id: r.user.get_display_name() for r in players_in_play(tournament)}
     field = sorted(names)
     if len(field) < 2:
         return []
-    played = rounds_played(t, before=seated + 1)
-    k, rounds = t.players_per_table, t.rounds or 0
+    played = rounds_played(tournament, before=seated + 1)
+    k, rounds = tournament.players_per_table, tournament.rounds or 0
     key = (
         "movement-ahead:"
-        + hashlib.sha256(repr((t.pk, t.seed, rounds, k, field, played)).encode()).hexdigest()
+        + hashlib.sha256(
+            repr((tournament.pk, tournament.seed, rounds, k, field, played)).encode()
+        ).hexdigest()
     )
     ahead = _cached(key)
     if ahead is None:
-        ahead = pairing.movement_ahead(field, played, rounds=rounds, seats=k, seed=t.seed)
+        ahead = pairing.movement_ahead(field, played, rounds=rounds, seats=k, seed=tournament.seed)
         _cache(key, ahead)
-    bot = _("Bot (%(level)s)") % {"level": bot_level(t)}
+    bot = _("Bot (%(level)s)") % {"level": bot_level(tournament)}
     me = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     return [
         PlannedRound(

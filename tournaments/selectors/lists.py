@@ -13,11 +13,11 @@ from django.utils.translation import ngettext
 from accounts.types import Visitor
 from games.pages.options import BOT_LEVEL_WORDS, differences, preset_label
 from tournaments.models import Tournament
-from tournaments.selectors.common import ENTERED, S
+from tournaments.selectors.common import ENTERED
 
 
 def _visible() -> QuerySet[Tournament]:
-    return Tournament.objects.exclude(status=S.DRAFT).annotate(
+    return Tournament.objects.exclude(status=Tournament.Status.DRAFT).annotate(
         entrants=Count("registrations", filter=Q(registrations__status__in=ENTERED))
     )
 
@@ -27,14 +27,20 @@ def tournament_lists(*, finished_limit: int = 30) -> dict[str, list[Tournament]]
     qs = _visible()
     return {
         "upcoming": list(
-            qs.filter(status__in=(S.SCHEDULED, *Tournament.ENTERABLE)).order_by("starts_at", "pk")
+            qs.filter(status__in=(Tournament.Status.SCHEDULED, *Tournament.ENTERABLE)).order_by(
+                "starts_at", "pk"
+            )
         ),
-        "running": list(qs.filter(status=S.RUNNING).order_by("started_at", "pk")),
+        "running": list(qs.filter(status=Tournament.Status.RUNNING).order_by("started_at", "pk")),
         "finished": list(
-            qs.filter(status=S.FINISHED).order_by("-finished_at", "-pk")[:finished_limit]
+            qs.filter(status=Tournament.Status.FINISHED).order_by("-finished_at", "-pk")[
+                :finished_limit
+            ]
         ),
         "cancelled": list(
-            qs.filter(status=S.CANCELLED).order_by("-starts_at", "-pk")[:finished_limit]
+            qs.filter(status=Tournament.Status.CANCELLED).order_by("-starts_at", "-pk")[
+                :finished_limit
+            ]
         ),
     }
 
@@ -44,10 +50,12 @@ def tournament_get(*, tournament_id: int, user: Visitor | None = None) -> Tourna
     qs = Tournament.objects.annotate(
         entrants=Count("registrations", filter=Q(registrations__status__in=ENTERED))
     )
-    t = qs.filter(pk=tournament_id).first()
-    if t is None or (t.status == S.DRAFT and not getattr(user, "is_staff", False)):
+    tournament = qs.filter(pk=tournament_id).first()
+    if tournament is None or (
+        tournament.status == Tournament.Status.DRAFT and not getattr(user, "is_staff", False)
+    ):
         return None
-    return t
+    return tournament
 
 
 def boards_from_zero_words() -> str:
@@ -59,7 +67,7 @@ def boards_from_zero_words() -> str:
     )
 
 
-def duplicate_rules_in_words(t: Tournament) -> list[str]:
+def duplicate_rules_in_words(tournament: Tournament) -> list[str]:
     """A duplicate event's format told to a player (docs/duplicate.md)."""
     lines = [
         ngettext(
@@ -69,9 +77,9 @@ def duplicate_rules_in_words(t: Tournament) -> list[str]:
             "Duplicate: %(n)s rounds of %(boards)s boards. Every table of a round plays the "
             "same deals, and each board you play is compared with everyone who held the same "
             "cards.",
-            t.rounds or 0,
+            tournament.rounds or 0,
         )
-        % {"n": t.rounds, "boards": t.boards},
+        % {"n": tournament.rounds, "boards": tournament.boards},
         _(
             "Each board scores the points that deal gave you (not the match score): 2 "
             "matchpoints for each player with your cards you beat, 1 for each tie, as a "
@@ -84,42 +92,42 @@ def duplicate_rules_in_words(t: Tournament) -> list[str]:
             "matchpoints, whatever it made."
         ),
         _("Who meets whom — %(m)s; your seat moves so that you hold each position in turn.")
-        % {"m": t.get_movement_display()},
+        % {"m": tournament.get_movement_display()},
     ]
-    if t.duplicate_bots == Tournament.DuplicateBots.EXCLUDE:
+    if tournament.duplicate_bots == Tournament.DuplicateBots.EXCLUDE:
         lines.append(_("The boards a bot played are compared with nobody."))
     else:
         lines.append(_("The boards a bot played are compared like anyone's."))
     return lines
 
 
-def rules_in_words(t: Tournament) -> list[str]:
+def rules_in_words(tournament: Tournament) -> list[str]:
     """The event's rules as a new player would want them told."""
-    k = t.players_per_table
+    k = tournament.players_per_table
     lines: list[str] = []
-    if t.format == Tournament.Format.SWISS:
+    if tournament.format == Tournament.Format.SWISS:
         lines.append(
             ngettext(
                 "Swiss: %(n)s round. Each round seats players with similar results together, "
                 "and nobody meets the same opponents again if it can be avoided.",
                 "Swiss: %(n)s rounds. Each round seats players with similar results together, "
                 "and nobody meets the same opponents again if it can be avoided.",
-                t.rounds or 0,
+                tournament.rounds or 0,
             )
-            % {"n": t.rounds}
+            % {"n": tournament.rounds}
         )
-    elif t.format == Tournament.Format.ARENA:
+    elif tournament.format == Tournament.Format.ARENA:
         lines.append(
             _(
                 "Arena: for %(minutes)s minutes, whenever you are free you are seated at the next "
                 "table with players of similar rating. Play as many matches as you like; join late "
                 "or leave early."
             )
-            % {"minutes": t.duration_minutes}
+            % {"minutes": tournament.duration_minutes}
         )
-    elif t.format == Tournament.Format.DUPLICATE:
-        lines += duplicate_rules_in_words(t)
-        if t.boards_from_zero:
+    elif tournament.format == Tournament.Format.DUPLICATE:
+        lines += duplicate_rules_in_words(tournament)
+        if tournament.boards_from_zero:
             lines.append(boards_from_zero_words())
     else:
         lines.append(
@@ -128,26 +136,26 @@ def rules_in_words(t: Tournament) -> list[str]:
                 "final table.",
                 "Knockout: the top %(n)s of each table go through to the next round, until the "
                 "final table.",
-                t.advance,
+                tournament.advance,
             )
-            % {"n": t.advance}
+            % {"n": tournament.advance}
         )
     lines.append(
         _("Tables of %(k)s, rules “%(preset)s”%(target)s; %(seconds)s seconds for each action.")
         % {
             "k": k,
-            "preset": preset_label(t.preset),
-            "target": _(", matches to %(target)s points") % {"target": t.match_target}
-            if t.match_target
+            "preset": preset_label(tournament.preset),
+            "target": _(", matches to %(target)s points") % {"target": tournament.match_target}
+            if tournament.match_target
             else "",
-            "seconds": t.move_seconds,
+            "seconds": tournament.move_seconds,
         }
     )
-    changes = differences(t.preset, t.options or {})
+    changes = differences(tournament.preset, tournament.options or {})
     if changes:
         lines.append(_("Rule changes: %(changes)s.") % {"changes": "; ".join(changes)})
-    points = ", ".join(str(p) for p in t.placement_points)
-    if t.format != Tournament.Format.DUPLICATE:  # a duplicate event goes by its boards
+    points = ", ".join(str(p) for p in tournament.placement_points)
+    if tournament.format != Tournament.Format.DUPLICATE:  # a duplicate event goes by its boards
         lines.append(
             _(
                 "Each match scores placement points by your place at the table: %(points)s. "
@@ -156,24 +164,24 @@ def rules_in_words(t: Tournament) -> list[str]:
             )
             % {"points": points}
         )
-    if t.round_minutes:
+    if tournament.round_minutes:
         lines.append(
             _(
                 "A round lasts at most %(minutes)s minutes: then unfinished matches finish the "
                 "deal in play and are ranked by their scores."
             )
-            % {"minutes": t.round_minutes}
+            % {"minutes": tournament.round_minutes}
         )
     lines.append(
         _(
             "Empty seats are played by %(level)s bots. Bots are never listed in the standings, "
             "so they take no places."
         )
-        % {"level": bot_level(t)}
+        % {"level": bot_level(tournament)}
     )
-    if not t.rated:
+    if not tournament.rated:
         lines.append(_("Not rated."))
-    elif t.format == Tournament.Format.DUPLICATE:
+    elif tournament.format == Tournament.Format.DUPLICATE:
         lines.append(
             _(
                 "Rated by comparing boards, not by places at the table: each board you "
@@ -183,21 +191,21 @@ def rules_in_words(t: Tournament) -> list[str]:
         )
     else:
         lines.append(_("Rated: the matches count for your rating."))
-    if t.check_in_minutes:
+    if tournament.check_in_minutes:
         lines.append(
             _(
                 "Check in during the %(minutes)s minutes before the start; players who do not "
                 "are left out."
             )
-            % {"minutes": t.check_in_minutes}
+            % {"minutes": tournament.check_in_minutes}
         )
     conditions = []
-    if t.min_rating:
-        conditions.append(_("a rating of at least %(n)s") % {"n": t.min_rating})
-    if t.min_rated_matches:
-        conditions.append(_("at least %(n)s rated matches") % {"n": t.min_rated_matches})
-    if t.max_players:
-        conditions.append(_("at most %(n)s players") % {"n": t.max_players})
+    if tournament.min_rating:
+        conditions.append(_("a rating of at least %(n)s") % {"n": tournament.min_rating})
+    if tournament.min_rated_matches:
+        conditions.append(_("at least %(n)s rated matches") % {"n": tournament.min_rated_matches})
+    if tournament.max_players:
+        conditions.append(_("at most %(n)s players") % {"n": tournament.max_players})
     if conditions:
         lines.append(_("Entry: %(conditions)s.") % {"conditions": "; ".join(conditions)})
     lines.append(
@@ -209,13 +217,16 @@ def rules_in_words(t: Tournament) -> list[str]:
     return lines
 
 
-def bot_level(t: Tournament) -> str:
-    return str(BOT_LEVEL_WORDS.get(t.bot_level, t.bot_level))
+def bot_level(tournament: Tournament) -> str:
+    return str(BOT_LEVEL_WORDS.get(tournament.bot_level, tournament.bot_level))
 
 
-def status_label(t: Tournament, now: datetime | None = None) -> str:
+def status_label(tournament: Tournament, now: datetime | None = None) -> str:
     """The tournament's state as a player needs it: registration closed early (or at
     its time) is said, although the tournament waits for its start in that state."""
-    if t.status == S.REGISTRATION and (now or timezone.now()) >= t.closes_at:
+    if (
+        tournament.status == Tournament.Status.REGISTRATION
+        and (now or timezone.now()) >= tournament.closes_at
+    ):
         return _("Registration closed")
-    return str(t.get_status_display())
+    return str(tournament.get_status_display())

@@ -15,8 +15,8 @@ from tournaments.selectors.common import ENTERED
 from tournaments.selectors.rounds import disqualification_reasons, rounds, standings
 
 
-def announcements(t: Tournament, limit: int = 10) -> list[Any]:
-    return list(t.announcements.all()[:limit])
+def announcements(tournament: Tournament, limit: int = 10) -> list[Any]:
+    return list(tournament.announcements.all()[:limit])
 
 
 def notification_text(note: Any) -> str:
@@ -73,18 +73,18 @@ def notification_area(*, user: Visitor | None, limit: int = 8) -> NotificationAr
     )
 
 
-def window(t: Tournament) -> tuple[datetime, datetime]:
+def window(tournament: Tournament) -> tuple[datetime, datetime]:
     """When an event occupies its players: from its start (check-in included) to its end,
     or, when nobody can tell the end, a guess (rounds or three, of the round limit or an
     hour each)."""
     from datetime import timedelta
 
-    start = t.check_in_opens_at
-    end = t.ends_at
+    start = tournament.check_in_opens_at
+    end = tournament.ends_at
     if end is None:
-        rounds = t.rounds or 3
-        end = t.starts_at + rounds * timedelta(
-            seconds=t.break_seconds, minutes=t.round_minutes or 60
+        rounds = tournament.rounds or 3
+        end = tournament.starts_at + rounds * timedelta(
+            seconds=tournament.break_seconds, minutes=tournament.round_minutes or 60
         )
     return start, end
 
@@ -129,12 +129,11 @@ RESULTS_COLUMNS = (
 
 def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """The standings as plain rows (CSV and JSON exports)."""
-    t = tournament
-    reasons = disqualification_reasons(t)
+    reasons = disqualification_reasons(tournament)
     # A duplicate event's standing is its boards (docs/duplicate.md): points = the sum of
     # the board percentages, matches = the boards, game_score = the matchpoints; wins,
     # opponents' points, head to head and the round reached mean nothing there.
-    duplicate = t.format == Tournament.Format.DUPLICATE
+    duplicate = tournament.format == Tournament.Format.DUPLICATE
     return [
         {
             "rank": s.rank,
@@ -149,23 +148,22 @@ def standings_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
             "disqualified": s.disqualified,
             "reason": reasons.get(s.user_id, "") if s.disqualified else "",
         }
-        for s in standings(tournament=t)
+        for s in standings(tournament=tournament)
     ]
 
 
 def result_rows(*, tournament: Tournament) -> list[dict[str, Any]]:
     """Every seat of every table of the event with its result (CSV and JSON exports)."""
-    t = tournament
     from games.models import MatchResult
 
     finished_by = dict(
-        MatchResult.objects.filter(table__tournament_assignment__round__tournament=t).values_list(
-            "table_id", "finished_by"
-        )
+        MatchResult.objects.filter(
+            table__tournament_assignment__round__tournament=tournament
+        ).values_list("table_id", "finished_by")
     )
-    duplicate = t.format == Tournament.Format.DUPLICATE
+    duplicate = tournament.format == Tournament.Format.DUPLICATE
     out = []
-    for view in rounds(tournament=t, newest_first=False):
+    for view in rounds(tournament=tournament, newest_first=False):
         for table in view.tables:
             for seat in table.seats:
                 out.append(

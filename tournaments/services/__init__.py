@@ -37,8 +37,6 @@ from tournaments.services.common import (
     CHECK_IN_HORIZON,
     OPEN_BATCH,
     STOP_GRACE,
-    R,
-    S,
 )
 from tournaments.services.duplicate import (
     dealing_server_seed,
@@ -49,6 +47,7 @@ from tournaments.services.duplicate import (
     entrant_seed_give,
 )
 from tournaments.services.machine import (
+    Step,
     assignment_record_result,
     round_close,
     round_open_tables,
@@ -59,8 +58,8 @@ from tournaments.services.machine import (
 from tournaments.services.organiser import (
     assignment_amend,
     assignment_amend_check,
-    disqualify_check,
     registration_disqualify,
+    registration_disqualify_check,
     round_reseat,
     tournament_cancel,
     tournament_close_registration,
@@ -86,13 +85,11 @@ __all__ = [
     "CHECK_IN_HORIZON",
     "OPEN_BATCH",
     "STOP_GRACE",
-    "R",
-    "S",
+    "Step",
     "assignment_amend",
     "assignment_amend_check",
     "assignment_record_result",
     "dealing_server_seed",
-    "disqualify_check",
     "duplicate_commit",
     "duplicate_rate_round",
     "duplicate_reveal",
@@ -103,6 +100,7 @@ __all__ = [
     "registration_check_in",
     "registration_create",
     "registration_disqualify",
+    "registration_disqualify_check",
     "registration_withdraw",
     "round_close",
     "round_open_tables",

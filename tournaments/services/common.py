@@ -11,15 +11,12 @@ from django.utils import timezone
 
 from tournaments import errors
 from tournaments.models import (
-    Registration,
     Tournament,
 )
 from tournaments.validation import tournament_errors
 
 log = logging.getLogger(__name__)
 
-S = Tournament.Status
-R = Registration.Status
 
 STOP_GRACE = timedelta(minutes=15)
 """After a time limit, a deal still unfinished this much later is cut short too."""
@@ -38,7 +35,7 @@ def current_time(now: datetime | None) -> datetime:
     return now or timezone.now()
 
 
-def locked_tournament(tournament: Tournament | int) -> Tournament:
+def tournament_lock(tournament: Tournament | int) -> Tournament:
     pk = tournament if isinstance(tournament, int) else tournament.pk
     try:
         return Tournament.objects.select_for_update().get(pk=pk)
@@ -46,15 +43,15 @@ def locked_tournament(tournament: Tournament | int) -> Tournament:
         raise errors.NotFound() from None
 
 
-def check_tournament(t: Tournament) -> None:
-    problems = tournament_errors(t)
+def tournament_check(tournament: Tournament) -> None:
+    problems = tournament_errors(tournament)
     if problems:
         raise errors.Invalid("; ".join(m for ms in problems.values() for m in ms))
 
 
-def tell_pages(t: Tournament) -> None:
+def tell_pages(tournament: Tournament) -> None:
     """Tell the tournament's pages after the commit."""
     from tournaments import realtime
 
-    pk = t.pk
+    pk = tournament.pk
     transaction.on_commit(lambda: realtime.tournament_changed(pk))

@@ -26,7 +26,7 @@ from games.models import MatchResult
 from tournaments import errors, live
 from tournaments.models import DuplicateDealing, EntrantSeed, Registration, Round, Tournament
 from tournaments.selectors.duplicate import round_board_results
-from tournaments.services.common import R, current_time
+from tournaments.services.common import current_time
 
 
 def duplicate_commit(
@@ -62,7 +62,9 @@ def entrant_seed_give(
     except InvalidSeed as exc:
         raise errors.Invalid(str(exc)) from None
     if not Registration.objects.filter(
-        tournament=tournament, user=user, status__in=(R.REGISTERED, R.CHECKED_IN)
+        tournament=tournament,
+        user=user,
+        status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN),
     ).exists():
         raise errors.NotRegistered()
     dealing = (
@@ -119,10 +121,10 @@ def duplicate_rate_round(*, tournament: Tournament, number: int) -> None:
     if not tournament.rated or tournament.format != Tournament.Format.DUPLICATE:
         return
     dealing = DuplicateDealing.objects.filter(tournament=tournament, round_number=number).first()
-    rnd = Round.objects.filter(tournament=tournament, number=number).first()
-    if dealing is None or rnd is None:
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    if dealing is None or round_ is None:
         return
-    table_numbers = dict(rnd.assignments.exclude(table=None).values_list("table_id", "number"))
+    table_numbers = dict(round_.assignments.exclude(table=None).values_list("table_id", "number"))
     result_of = {
         table_numbers[table_id]: pk
         for table_id, pk in MatchResult.objects.filter(table__in=table_numbers).values_list(
@@ -131,7 +133,7 @@ def duplicate_rate_round(*, tournament: Tournament, number: int) -> None:
     }
     left_out = tournament.duplicate_bots == Tournament.DuplicateBots.EXCLUDE
     groups: dict[tuple[int, int, int], list[tuple[int, int, float, bool]]] = defaultdict(list)
-    for r in round_board_results(rnd)[0]:
+    for r in round_board_results(round_)[0]:
         if (r.entrant is None and left_out) or r.seat is None or r.table not in result_of:
             continue
         groups[(r.board, r.dealing, r.position)].append(

@@ -26,12 +26,10 @@ from tournaments.models import (
 )
 from tournaments.services import duplicate, seating, standings
 from tournaments.services.common import (
-    R,
-    S,
-    check_tournament,
     current_time,
-    locked_tournament,
     tell_pages,
+    tournament_check,
+    tournament_lock,
 )
 
 log = logging.getLogger(__name__)
@@ -40,27 +38,27 @@ log = logging.getLogger(__name__)
 @transaction.atomic
 def tournament_create(*, created_by: User, **fields: Any) -> Tournament:
     """A draft tournament; its settings are checked (``errors.Invalid``)."""
-    t = Tournament(created_by=created_by, **fields)
-    if not t.seed:
-        t.seed = random.SystemRandom().randrange(1, 2**31)
-    check_tournament(t)
-    t.save()
-    return t
+    tournament = Tournament(created_by=created_by, **fields)
+    if not tournament.seed:
+        tournament.seed = random.SystemRandom().randrange(1, 2**31)
+    tournament_check(tournament)
+    tournament.save()
+    return tournament
 
 
 @transaction.atomic
 def tournament_schedule(*, tournament: Tournament) -> Tournament:
     """Announce a draft: it shows on the site and runs by itself from now on."""
-    t = locked_tournament(tournament)
-    if t.status == S.SCHEDULED:
-        return t
-    if t.status != S.DRAFT:
+    tournament = tournament_lock(tournament)
+    if tournament.status == Tournament.Status.SCHEDULED:
+        return tournament
+    if tournament.status != Tournament.Status.DRAFT:
         raise errors.WrongState()
-    check_tournament(t)
-    t.status = S.SCHEDULED
-    t.save(update_fields=["status"])
-    tell_pages(t)
-    return t
+    tournament_check(tournament)
+    tournament.status = Tournament.Status.SCHEDULED
+    tournament.save(update_fields=["status"])
+    tell_pages(tournament)
+    return tournament
 
 
 @transaction.atomic
@@ -68,21 +66,21 @@ def tournament_open_registration(
     *, tournament: Tournament, now: datetime | None = None, early: bool = False
 ) -> Tournament:
     """Open registration (the tick, at ``registration_opens_at``; the organiser, early)."""
-    t = locked_tournament(tournament)
+    tournament = tournament_lock(tournament)
     now = current_time(now)
-    if t.status in Tournament.ENTERABLE:
-        return t
-    if t.status != S.SCHEDULED:
+    if tournament.status in Tournament.ENTERABLE:
+        return tournament
+    if tournament.status != Tournament.Status.SCHEDULED:
         raise errors.WrongState()
-    if early and now < t.registration_opens_at:
-        t.registration_opens_at = now
-    t.status = S.REGISTRATION
-    t.save(update_fields=["status", "registration_opens_at"])
-    if t.format == Tournament.Format.DUPLICATE:
+    if early and now < tournament.registration_opens_at:
+        tournament.registration_opens_at = now
+    tournament.status = Tournament.Status.REGISTRATION
+    tournament.save(update_fields=["status", "registration_opens_at"])
+    if tournament.format == Tournament.Format.DUPLICATE:
         # Round 1's dealing is published long before anybody is seated (docs/duplicate.md).
-        duplicate.duplicate_commit(tournament=t, number=1, now=now)
-    tell_pages(t)
-    return t
+        duplicate.duplicate_commit(tournament=tournament, number=1, now=now)
+    tell_pages(tournament)
+    return tournament
 
 
 @transaction.atomic
@@ -90,34 +88,36 @@ def tournament_close_registration(
     *, tournament: Tournament, now: datetime | None = None
 ) -> Tournament:
     """Close registration early: nobody else may register; check-in goes on."""
-    t = locked_tournament(tournament)
+    tournament = tournament_lock(tournament)
     now = current_time(now)
-    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE):
+    if tournament.status not in (Tournament.Status.SCHEDULED, *Tournament.ENTERABLE):
         raise errors.WrongState()
-    if now < t.closes_at:
-        t.registration_closes_at = max(now, t.registration_opens_at)
-        t.save(update_fields=["registration_closes_at"])
-        tell_pages(t)
-    return t
+    if now < tournament.closes_at:
+        tournament.registration_closes_at = max(now, tournament.registration_opens_at)
+        tournament.save(update_fields=["registration_closes_at"])
+        tell_pages(tournament)
+    return tournament
 
 
 @transaction.atomic
 def tournament_open_check_in(*, tournament: Tournament, now: datetime | None = None) -> Tournament:
-    t = locked_tournament(tournament)
-    if t.status == S.CHECK_IN:
-        return t
-    if t.status != S.REGISTRATION:
+    tournament = tournament_lock(tournament)
+    if tournament.status == Tournament.Status.CHECK_IN:
+        return tournament
+    if tournament.status != Tournament.Status.REGISTRATION:
         raise errors.WrongState()
-    t.status = S.CHECK_IN
-    t.save(update_fields=["status"])
-    notices.notify(
-        tournament=t,
-        user_ids=t.registrations.filter(status=R.REGISTERED).values_list("user_id", flat=True),
+    tournament.status = Tournament.Status.CHECK_IN
+    tournament.save(update_fields=["status"])
+    notices.notifications_create(
+        tournament=tournament,
+        user_ids=tournament.registrations.filter(status=Registration.Status.REGISTERED).values_list(
+            "user_id", flat=True
+        ),
         kind=Notification.Kind.CHECK_IN,
-        url=reverse("tournaments:detail", args=[t.pk]),
+        url=reverse("tournaments:detail", args=[tournament.pk]),
     )
-    tell_pages(t)
-    return t
+    tell_pages(tournament)
+    return tournament
 
 
 @transaction.atomic
@@ -126,55 +126,63 @@ def tournament_start(
 ) -> Tournament:
     """Start with the players checked in (everyone registered, without a check-in
     window); the others are dropped as no-shows. Fewer than two: cancelled."""
-    t = locked_tournament(tournament)
+    tournament = tournament_lock(tournament)
     now = current_time(now)
-    if t.status == S.RUNNING:
-        return t
-    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE):
+    if tournament.status == Tournament.Status.RUNNING:
+        return tournament
+    if tournament.status not in (Tournament.Status.SCHEDULED, *Tournament.ENTERABLE):
         raise errors.WrongState()
-    regs = t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN))
-    if t.check_in_minutes:
-        regs.filter(status=R.REGISTERED).update(status=R.NO_SHOW)
+    regs = tournament.registrations.filter(
+        status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+    )
+    if tournament.check_in_minutes:
+        regs.filter(status=Registration.Status.REGISTERED).update(
+            status=Registration.Status.NO_SHOW
+        )
     else:
-        regs.filter(status=R.REGISTERED).update(status=R.CHECKED_IN, checked_in_at=now)
-    field = t.registrations.filter(status=R.CHECKED_IN).count()
-    t.started_at = now
-    if early and now < t.starts_at:
-        t.starts_at = now
+        regs.filter(status=Registration.Status.REGISTERED).update(
+            status=Registration.Status.CHECKED_IN, checked_in_at=now
+        )
+    field = tournament.registrations.filter(status=Registration.Status.CHECKED_IN).count()
+    tournament.started_at = now
+    if early and now < tournament.starts_at:
+        tournament.starts_at = now
     if field < 2:
-        t.status = S.CANCELLED
-        t.cancel_reason = _("Fewer than two players checked in.")
-        t.finished_at = now
-        t.save(update_fields=["status", "cancel_reason", "started_at", "finished_at", "starts_at"])
-        tell_pages(t)
-        return t
-    t.status = S.RUNNING
-    t.save(update_fields=["status", "started_at", "starts_at"])
-    if t.format == Tournament.Format.ARENA:
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.cancel_reason = _("Fewer than two players checked in.")
+        tournament.finished_at = now
+        tournament.save(
+            update_fields=["status", "cancel_reason", "started_at", "finished_at", "starts_at"]
+        )
+        tell_pages(tournament)
+        return tournament
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status", "started_at", "starts_at"])
+    if tournament.format == Tournament.Format.ARENA:
         Round.objects.create(
-            tournament=t,
+            tournament=tournament,
             number=1,
             status=Round.Status.PLAYING,
             starts_at=now,
-            ends_at=t.arena_ends_at,
+            ends_at=tournament.arena_ends_at,
         )
     else:
-        seating.seat_round(t, 1, now)
-    standings.write_standings(t)
-    tell_pages(t)
-    return t
+        seating.round_seat(tournament=tournament, number=1, now=now)
+    standings.standings_write(tournament=tournament)
+    tell_pages(tournament)
+    return tournament
 
 
 @transaction.atomic
 def tournament_pause(*, tournament: Tournament, paused: bool = True) -> Tournament:
     """Pause (or resume): nothing new is seated or started; tables in play go on."""
-    t = locked_tournament(tournament)
-    if t.status in (S.FINISHED, S.CANCELLED):
+    tournament = tournament_lock(tournament)
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         raise errors.WrongState()
-    t.paused = paused
-    t.save(update_fields=["paused"])
-    tell_pages(t)
-    return t
+    tournament.paused = paused
+    tournament.save(update_fields=["paused"])
+    tell_pages(tournament)
+    return tournament
 
 
 @transaction.atomic
@@ -187,31 +195,31 @@ def tournament_cancel(
     reason = (reason or "").strip()
     if not reason:
         raise errors.Invalid(_("Say why the tournament is cancelled: its players are told."))
-    t = locked_tournament(tournament)
-    if t.status == S.CANCELLED:
-        return t
-    if t.status == S.FINISHED:
+    tournament = tournament_lock(tournament)
+    if tournament.status == Tournament.Status.CANCELLED:
+        return tournament
+    if tournament.status == Tournament.Status.FINISHED:
         raise errors.WrongState()
-    for a in Assignment.objects.filter(round__tournament=t).exclude(
+    for assignment in Assignment.objects.filter(round__tournament=tournament).exclude(
         status=Assignment.Status.FINISHED
     ):
-        if a.table_id is not None:
-            live.table_stop(live.table_lock(a.table_id))
-    t.status = S.CANCELLED
-    t.cancel_reason = reason[:200]
-    t.finished_at = current_time(now)
-    t.save(update_fields=["status", "cancel_reason", "finished_at"])
-    notices.notify(
-        tournament=t,
-        user_ids=t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).values_list(
-            "user_id", flat=True
-        ),
+        if assignment.table_id is not None:
+            live.table_stop(live.table_lock(assignment.table_id))
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.cancel_reason = reason[:200]
+    tournament.finished_at = current_time(now)
+    tournament.save(update_fields=["status", "cancel_reason", "finished_at"])
+    notices.notifications_create(
+        tournament=tournament,
+        user_ids=tournament.registrations.filter(
+            status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+        ).values_list("user_id", flat=True),
         kind=Notification.Kind.CANCELLED,
-        text=t.cancel_reason,
-        url=reverse("tournaments:detail", args=[t.pk]),
+        text=tournament.cancel_reason,
+        url=reverse("tournaments:detail", args=[tournament.pk]),
     )
-    tell_pages(t)
-    return t
+    tell_pages(tournament)
+    return tournament
 
 
 @transaction.atomic
@@ -222,52 +230,52 @@ def registration_disqualify(
     After the event finished too: the standings are computed again without his rank (his
     tables' places stay as played: amend a result to change them). Not in a cancelled
     event, which has no standings."""
-    t = locked_tournament(registration.tournament_id)
+    tournament = tournament_lock(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
-    if reg.status == R.DISQUALIFIED:
+    if reg.status == Registration.Status.DISQUALIFIED:
         return
-    disqualify_check(tournament=t)
-    reg.status = R.DISQUALIFIED
+    registration_disqualify_check(tournament=tournament)
+    reg.status = Registration.Status.DISQUALIFIED
     reg.reason = reason[:200]
     reg.left_at = timezone.now()
     reg.save(update_fields=["status", "reason", "left_at"])
-    for a in standings.playing_assignments_of(t, reg.user_id):
-        if a.table_id is not None:
-            live.player_resign(table_id=a.table_id, user=reg.user)
-    if t.status in (S.RUNNING, S.FINISHED):
-        standings.write_standings(t)
+    for assignment in standings.assignments_playing(tournament=tournament, user_id=reg.user_id):
+        if assignment.table_id is not None:
+            live.player_resign(table_id=assignment.table_id, user=reg.user)
+    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        standings.standings_write(tournament=tournament)
     # Told in his notification area (the bell), however late it comes: he may have
     # left the event's page long ago.
-    notices.notify(
-        tournament=t,
+    notices.notifications_create(
+        tournament=tournament,
         user_ids=[reg.user_id],
         kind=Notification.Kind.DISQUALIFIED,
         text=reg.reason,
-        url=reverse("tournaments:detail", args=[t.pk]),
+        url=reverse("tournaments:detail", args=[tournament.pk]),
     )
-    tell_pages(t)
+    tell_pages(tournament)
 
 
-def disqualify_check(*, tournament: Tournament) -> None:
+def registration_disqualify_check(*, tournament: Tournament) -> None:
     """Raise the error :func:`registration_disqualify` would give in this tournament (the
     admin asks before it offers the reason form); nothing is written."""
-    if tournament.status == S.CANCELLED:
+    if tournament.status == Tournament.Status.CANCELLED:
         raise errors.WrongState(_("Nobody can be disqualified from a cancelled tournament."))
 
 
 @transaction.atomic
 def round_reseat(*, round: Round, now: datetime | None = None) -> Round:
     """Seat a round again before it starts (with a new draw for equal choices)."""
-    t = locked_tournament(round.tournament_id)
-    rnd = Round.objects.select_for_update().get(pk=round.pk)
-    if rnd.status != Round.Status.SEATED or rnd.assignments.exclude(table=None).exists():
+    tournament = tournament_lock(round.tournament_id)
+    round_ = Round.objects.select_for_update().get(pk=round.pk)
+    if round_.status != Round.Status.SEATED or round_.assignments.exclude(table=None).exists():
         raise errors.WrongState(_("Only a round whose tables have not opened can be reseated."))
-    number = rnd.number
-    rnd.delete()
-    t.seed += 1
-    t.save(update_fields=["seed"])
-    new = seating.seat_round(t, number, current_time(now))
-    tell_pages(t)
+    number = round_.number
+    round_.delete()
+    tournament.seed += 1
+    tournament.save(update_fields=["seed"])
+    new = seating.round_seat(tournament=tournament, number=number, now=current_time(now))
+    tell_pages(tournament)
     return new
 
 
@@ -276,33 +284,35 @@ def assignment_amend(
     *, assignment: Assignment, places: Sequence[int], by: User | None = None, reason: str = ""
 ) -> Assignment:
     """Correct a finished table's places (by seat); the standings and the ratings follow."""
-    t = locked_tournament(assignment.round.tournament_id)
-    a = Assignment.objects.select_for_update().get(pk=assignment.pk)
-    assignment_amend_check(assignment=a, places=places)
-    seats = list(a.seats.order_by("number"))
+    tournament = tournament_lock(assignment.round.tournament_id)
+    assignment = Assignment.objects.select_for_update().get(pk=assignment.pk)
+    assignment_amend_check(assignment=assignment, places=places)
+    seats = list(assignment.seats.order_by("number"))
     for seat, place in zip(seats, places):
         seat.place = place
-        seat.points = t.points_for(place)
+        seat.points = tournament.points_for(place)
         seat.save(update_fields=["place", "points"])
-    a.amended = True
-    a.amend_reason = (reason or "").strip()[:200]
-    a.save(update_fields=["amended", "amend_reason"])
-    result = MatchResult.objects.filter(table=a.table).first() if a.table_id else None
+    assignment.amended = True
+    assignment.amend_reason = (reason or "").strip()[:200]
+    assignment.save(update_fields=["amended", "amend_reason"])
+    result = (
+        MatchResult.objects.filter(table=assignment.table).first() if assignment.table_id else None
+    )
     if result is not None:
         live.ratings_amend(result=result, placements=list(places), by=by, reason=reason)
-    standings.write_standings(t)
+    standings.standings_write(tournament=tournament)
     # Every person at the table learns it in his notification area, with the reason.
-    notices.notify(
-        tournament=t,
+    notices.notifications_create(
+        tournament=tournament,
         user_ids=[s.user_id for s in seats if s.user_id is not None],
         kind=Notification.Kind.AMENDED,
-        text=a.amend_reason,
-        url=live.table_url(a.table_id)
-        if a.table_id
-        else reverse("tournaments:detail", args=[t.pk]),
+        text=assignment.amend_reason,
+        url=live.table_url(assignment.table_id)
+        if assignment.table_id
+        else reverse("tournaments:detail", args=[tournament.pk]),
     )
-    tell_pages(t)
-    return a
+    tell_pages(tournament)
+    return assignment
 
 
 def assignment_amend_check(*, assignment: Assignment, places: Sequence[int]) -> None:

@@ -15,16 +15,20 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import standings
-from tournaments.services.common import R, S, current_time, locked_tournament, tell_pages
+from tournaments.services.common import current_time, tell_pages, tournament_lock
 
 log = logging.getLogger(__name__)
 
 
-def _registration_open(t: Tournament, now: datetime) -> bool:
-    if t.status in Tournament.ENTERABLE:
-        return now < t.closes_at
+def _registration_open(tournament: Tournament, now: datetime) -> bool:
+    if tournament.status in Tournament.ENTERABLE:
+        return now < tournament.closes_at
     # An arena takes late entries while it runs (until it ends).
-    return t.status == S.RUNNING and t.format == Tournament.Format.ARENA and now < t.arena_ends_at
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.format == Tournament.Format.ARENA
+        and now < tournament.arena_ends_at
+    )
 
 
 @transaction.atomic
@@ -33,35 +37,41 @@ def registration_create(
 ) -> Registration:
     """Register (or register again after withdrawing). Checks the window, the entry
     conditions and the room left."""
-    t = locked_tournament(tournament)
+    tournament = tournament_lock(tournament)
     now = current_time(now)
-    if not _registration_open(t, now):
+    if not _registration_open(tournament, now):
         raise errors.RegistrationClosed()
-    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
-    if reg is not None and reg.status not in (R.WITHDRAWN,):
-        if reg.status == R.DISQUALIFIED:
+    reg = Registration.objects.select_for_update().filter(tournament=tournament, user=user).first()
+    if reg is not None and reg.status not in (Registration.Status.WITHDRAWN,):
+        if reg.status == Registration.Status.DISQUALIFIED:
             raise errors.NotEligible(_("You were disqualified from this tournament."))
         raise errors.AlreadyRegistered()
-    rating, matches = live.player_rating(user=user, players=t.players_per_table)
-    if t.min_rating is not None and rating < t.min_rating:
+    rating, matches = live.player_rating(user=user, players=tournament.players_per_table)
+    if tournament.min_rating is not None and rating < tournament.min_rating:
         raise errors.NotEligible(
             _("A rating of at least %(min)s is needed; yours is %(yours)s.")
-            % {"min": t.min_rating, "yours": round(rating)}
+            % {"min": tournament.min_rating, "yours": round(rating)}
         )
-    if matches < t.min_rated_matches:
+    if matches < tournament.min_rated_matches:
         raise errors.NotEligible(
             _("At least %(min)s rated matches are needed; you have %(yours)s.")
-            % {"min": t.min_rated_matches, "yours": matches}
+            % {"min": tournament.min_rated_matches, "yours": matches}
         )
-    entered = t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).count()
-    if t.max_players is not None and entered >= t.max_players:
+    entered = tournament.registrations.filter(
+        status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+    ).count()
+    if tournament.max_players is not None and entered >= tournament.max_players:
         raise errors.Full()
     # During check-in (or a running arena) registering checks in at once.
-    status = R.CHECKED_IN if t.status in (S.CHECK_IN, S.RUNNING) else R.REGISTERED
-    checked_in_at = now if status == R.CHECKED_IN else None
+    status = (
+        Registration.Status.CHECKED_IN
+        if tournament.status in (Tournament.Status.CHECK_IN, Tournament.Status.RUNNING)
+        else Registration.Status.REGISTERED
+    )
+    checked_in_at = now if status == Registration.Status.CHECKED_IN else None
     if reg is None:
         reg = Registration.objects.create(
-            tournament=t,
+            tournament=tournament,
             user=user,
             status=status,
             rating=rating,
@@ -72,9 +82,9 @@ def registration_create(
         reg.status, reg.rating, reg.checked_in_at = status, rating, checked_in_at
         reg.left_at, reg.reason = None, ""
         reg.save(update_fields=["status", "rating", "checked_in_at", "left_at", "reason"])
-    if t.status == S.RUNNING:
-        standings.write_standings(t)
-    tell_pages(t)
+    if tournament.status == Tournament.Status.RUNNING:
+        standings.standings_write(tournament=tournament)
+    tell_pages(tournament)
     return reg
 
 
@@ -87,33 +97,44 @@ def registration_add_walk_in(
     ``check_in`` asks it (else registered). A running Swiss seats him from its next
     round; a running arena at once. The entry conditions are the organiser's call; a
     full event stays full (raise its maximum first)."""
-    t = locked_tournament(tournament)
+    tournament = tournament_lock(tournament)
     now = current_time(now)
-    late = t.status == S.RUNNING and t.format != Tournament.Format.KNOCKOUT
-    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
+    late = (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.format != Tournament.Format.KNOCKOUT
+    )
+    if tournament.status not in (Tournament.Status.SCHEDULED, *Tournament.ENTERABLE) and not late:
         raise errors.WrongState(
             _("Players can be added until the start (a Swiss or an arena: until its end).")
         )
-    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
-    if reg is not None and reg.status in (R.REGISTERED, R.CHECKED_IN):
-        if check_in and reg.status == R.REGISTERED:
+    reg = Registration.objects.select_for_update().filter(tournament=tournament, user=user).first()
+    if reg is not None and reg.status in (
+        Registration.Status.REGISTERED,
+        Registration.Status.CHECKED_IN,
+    ):
+        if check_in and reg.status == Registration.Status.REGISTERED:
             return registration_admin_check_in(registration=reg, now=now)
         raise errors.AlreadyRegistered()
-    entered = t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).count()
-    if t.max_players is not None and entered >= t.max_players:
+    entered = tournament.registrations.filter(
+        status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+    ).count()
+    if tournament.max_players is not None and entered >= tournament.max_players:
         raise errors.Full()
-    rating, _matches = live.player_rating(user=user, players=t.players_per_table)
-    checked = check_in or t.status in (S.CHECK_IN, S.RUNNING)
-    status = R.CHECKED_IN if checked else R.REGISTERED
+    rating, _matches = live.player_rating(user=user, players=tournament.players_per_table)
+    checked = check_in or tournament.status in (
+        Tournament.Status.CHECK_IN,
+        Tournament.Status.RUNNING,
+    )
+    status = Registration.Status.CHECKED_IN if checked else Registration.Status.REGISTERED
     if reg is None:
-        reg = Registration(tournament=t, user=user)
+        reg = Registration(tournament=tournament, user=user)
     reg.status, reg.rating, reg.registered_at = status, rating, now
     reg.checked_in_at = now if checked else None
     reg.left_at, reg.reason = None, ""
     reg.save()
-    if t.status == S.RUNNING:
-        standings.write_standings(t)
-    tell_pages(t)
+    if tournament.status == Tournament.Status.RUNNING:
+        standings.standings_write(tournament=tournament)
+    tell_pages(tournament)
     return reg
 
 
@@ -123,28 +144,34 @@ def registration_admin_check_in(
 ) -> Registration:
     """The organiser checks a registered player in (before or during check-in, or into
     a running Swiss or arena: from its next round)."""
-    t = locked_tournament(registration.tournament_id)
+    tournament = tournament_lock(registration.tournament_id)
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
-    if reg.status == R.CHECKED_IN:
+    if reg.status == Registration.Status.CHECKED_IN:
         return reg
-    if reg.status != R.REGISTERED:
+    if reg.status != Registration.Status.REGISTERED:
         raise errors.NotRegistered()
-    late = t.status == S.RUNNING and t.format != Tournament.Format.KNOCKOUT
-    if t.status not in (S.SCHEDULED, *Tournament.ENTERABLE) and not late:
+    late = (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.format != Tournament.Format.KNOCKOUT
+    )
+    if tournament.status not in (Tournament.Status.SCHEDULED, *Tournament.ENTERABLE) and not late:
         raise errors.CheckInClosed()
-    reg.status = R.CHECKED_IN
+    reg.status = Registration.Status.CHECKED_IN
     reg.checked_in_at = max(current_time(now), reg.registered_at)
     reg.save(update_fields=["status", "checked_in_at"])
-    if t.status == S.RUNNING:
-        standings.write_standings(t)
-    tell_pages(t)
+    if tournament.status == Tournament.Status.RUNNING:
+        standings.standings_write(tournament=tournament)
+    tell_pages(tournament)
     return reg
 
 
-def _entry(t: Tournament, user: User) -> Registration:
+def _entry(tournament: Tournament, user: User) -> Registration:
     """The user's registration, locked, if he is entered (registered or checked in)."""
-    reg = Registration.objects.select_for_update().filter(tournament=t, user=user).first()
-    if reg is None or reg.status not in (R.REGISTERED, R.CHECKED_IN):
+    reg = Registration.objects.select_for_update().filter(tournament=tournament, user=user).first()
+    if reg is None or reg.status not in (
+        Registration.Status.REGISTERED,
+        Registration.Status.CHECKED_IN,
+    ):
         raise errors.NotRegistered()
     return reg
 
@@ -155,14 +182,14 @@ def registration_withdraw(
 ) -> Registration:
     """Leave the event: before it starts, or during it (not seated again; a table in
     play is played to the end — resign there to leave it)."""
-    t = locked_tournament(tournament)
-    if t.status in (S.FINISHED, S.CANCELLED):
+    tournament = tournament_lock(tournament)
+    if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         raise errors.WrongState()
-    reg = _entry(t, user)
-    reg.status = R.WITHDRAWN
+    reg = _entry(tournament, user)
+    reg.status = Registration.Status.WITHDRAWN
     reg.left_at = current_time(now)
     reg.save(update_fields=["status", "left_at"])
-    tell_pages(t)
+    tell_pages(tournament)
     return reg
 
 
@@ -170,15 +197,15 @@ def registration_withdraw(
 def registration_check_in(
     *, tournament: Tournament | int, user: User, now: datetime | None = None
 ) -> Registration:
-    t = locked_tournament(tournament)
+    tournament = tournament_lock(tournament)
     now = current_time(now)
-    reg = _entry(t, user)
-    if reg.status == R.CHECKED_IN:
+    reg = _entry(tournament, user)
+    if reg.status == Registration.Status.CHECKED_IN:
         return reg
-    if t.status != S.CHECK_IN:
+    if tournament.status != Tournament.Status.CHECK_IN:
         raise errors.CheckInClosed()
-    reg.status = R.CHECKED_IN
+    reg.status = Registration.Status.CHECKED_IN
     reg.checked_in_at = now
     reg.save(update_fields=["status", "checked_in_at"])
-    tell_pages(t)
+    tell_pages(tournament)
     return reg

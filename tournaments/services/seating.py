@@ -22,43 +22,45 @@ from tournaments.selectors.rounds import players_in_play, rounds_played, table_b
 from tournaments.services import duplicate as dealing_services
 
 
-def next_field(t: Tournament, last: Round) -> list[Registration] | None:
+def round_next_field(*, tournament: Tournament, last: Round) -> list[Registration] | None:
     """The players of the next round, or None when the event is over."""
-    in_play = list(players_in_play(t))
-    if t.format in (Tournament.Format.SWISS, Tournament.Format.DUPLICATE):
-        if last.number >= (t.rounds or 0) or len(in_play) < 2:
+    in_play = list(players_in_play(tournament))
+    if tournament.format in (Tournament.Format.SWISS, Tournament.Format.DUPLICATE):
+        if last.number >= (tournament.rounds or 0) or len(in_play) < 2:
             return None
         return in_play
     # Knockout: the qualifiers of the last round who are still in.
     if last.assignments.count() <= 1:
         return None
     by_user = {r.user_id: r for r in in_play}
-    qualifiers = _knockout_qualifiers(t, last)
+    qualifiers = _knockout_qualifiers(tournament, last)
     field = [by_user[u] for u in qualifiers if u in by_user]
     return field if len(field) >= 2 else None
 
 
-def _knockout_qualifiers(t: Tournament, rnd: Round) -> list[int]:
+def _knockout_qualifiers(tournament: Tournament, round_: Round) -> list[int]:
     """Next round's seeds: from each table its top humans (ties by seed), table winners
     first, each group by seed."""
-    seed_of = _seeds(t)
+    seed_of = _seeds(tournament)
     triples: list[tuple[int, int, int]] = []
-    for a in rnd.assignments.prefetch_related("seats"):
-        seats = sorted(a.seats.all(), key=lambda s: s.number)
+    for assignment in round_.assignments.prefetch_related("seats"):
+        seats = sorted(assignment.seats.all(), key=lambda s: s.number)
         table = tuple(s.user_id for s in seats)
         finish = sorted(
             seats, key=lambda s: (s.place or 99, seed_of.get(s.user_id or 0, 10**6), s.number)
         )
-        through = pairing.knockout_qualifiers([s.user_id for s in finish], table, t.advance)
+        through = pairing.knockout_qualifiers(
+            [s.user_id for s in finish], table, tournament.advance
+        )
         place = {s.user_id: s.place or 99 for s in seats}
         triples += [(place[u], seed_of.get(u, 10**6), u) for u in through]
     return pairing.knockout_next_seeds(triples)
 
 
-def _seeds(t: Tournament) -> dict[int, int]:
+def _seeds(tournament: Tournament) -> dict[int, int]:
     """Each player's seed (0 = best): the organiser's manual seeds first, then by
     rating at registration."""
-    order = t.registrations.order_by(
+    order = tournament.registrations.order_by(
         F("seed").asc(nulls_last=True), "-rating", "registered_at", "pk"
     ).values_list("user_id", flat=True)
     return {u: i for i, u in enumerate(order)}
@@ -69,23 +71,28 @@ def seed_key(r: Registration) -> tuple[Any, ...]:
     return (r.seed is None, r.seed or 0, -r.rating, r.registered_at, r.pk)
 
 
-def seat_round(
-    t: Tournament, number: int, now: datetime, field: Sequence[Registration] | None = None
+def round_seat(
+    *,
+    tournament: Tournament,
+    number: int,
+    now: datetime,
+    field: Sequence[Registration] | None = None,
 ) -> Round:
     """Seat round ``number`` (Swiss, knockout or duplicate): the assignments, no live
     tables yet."""
-    k = t.players_per_table
+    k = tournament.players_per_table
     if field is None:
-        field = list(players_in_play(t))
-    history = field_history(t)
+        field = list(players_in_play(tournament))
+    history = field_history(tournament)
     movement = (
-        t.format == Tournament.Format.DUPLICATE and t.movement == Tournament.Movement.ROUND_ROBIN
+        tournament.format == Tournament.Format.DUPLICATE
+        and tournament.movement == Tournament.Movement.ROUND_ROBIN
     )
-    if t.format == Tournament.Format.KNOCKOUT:
+    if tournament.format == Tournament.Format.KNOCKOUT:
         if number == 1:
             field = sorted(field, key=seed_key)
         tables = pairing.knockout_seating(
-            [r.user_id for r in field], seats=k, history=history, seed=t.seed + number
+            [r.user_id for r in field], seats=k, history=history, seed=tournament.seed + number
         )
     elif movement:
         # The round-robin movement: the plan made from round 1's field, re-planned from
@@ -93,16 +100,16 @@ def seat_round(
         # tables come by position.
         tables = pairing.movement_round(
             [r.user_id for r in field],
-            rounds_played(t, before=number),
-            rounds=t.rounds or number,
+            rounds_played(tournament, before=number),
+            rounds=tournament.rounds or number,
             seats=k,
-            seed=t.seed,
+            seed=tournament.seed,
         )
     else:
-        entrants = _swiss_order(t, field, first=number == 1)
-        tables = pairing.swiss_seating(entrants, history, seats=k, seed=t.seed + number)
+        entrants = _swiss_order(tournament, field, first=number == 1)
+        tables = pairing.swiss_seating(entrants, history, seats=k, seed=tournament.seed + number)
     pairing.check_round(tables, [r.user_id for r in field], k)
-    if t.format == Tournament.Format.DUPLICATE:
+    if tournament.format == Tournament.Format.DUPLICATE:
         # Every entrant holds each position in turn (docs/duplicate.md: the movement
         # plans the positions itself); the round's dealing was committed before this
         # seating, and the next round's is now (none after the last round: there is no
@@ -113,34 +120,34 @@ def seat_round(
                 p: history.seat_counts(p, k) for table in tables for p in table if p is not None
             }
             tables = [duplicate.rotate_seats(table, held) for table in tables]
-        dealing_services.duplicate_commit(tournament=t, number=number, now=now)
-        if number < (t.rounds or 0):
-            dealing_services.duplicate_commit(tournament=t, number=number + 1, now=now)
+        dealing_services.duplicate_commit(tournament=tournament, number=number, now=now)
+        if number < (tournament.rounds or 0):
+            dealing_services.duplicate_commit(tournament=tournament, number=number + 1, now=now)
     try:
         with transaction.atomic():
-            rnd = Round.objects.create(
-                tournament=t,
+            round_ = Round.objects.create(
+                tournament=tournament,
                 number=number,
-                starts_at=now + timedelta(seconds=t.break_seconds),
+                starts_at=now + timedelta(seconds=tournament.break_seconds),
             )
     except IntegrityError:
-        return Round.objects.get(tournament=t, number=number)
+        return Round.objects.get(tournament=tournament, number=number)
     for i, table in enumerate(tables, start=1):
-        a = Assignment.objects.create(round=rnd, number=i)
+        assignment = Assignment.objects.create(round=round_, number=i)
         AssignmentSeat.objects.bulk_create(
-            AssignmentSeat(assignment=a, number=seat, user_id=user)
+            AssignmentSeat(assignment=assignment, number=seat, user_id=user)
             for seat, user in enumerate(table)
         )
-    return rnd
+    return round_
 
 
 def _swiss_order(
-    t: Tournament, field: Sequence[Registration], *, first: bool
+    tournament: Tournament, field: Sequence[Registration], *, first: bool
 ) -> list[pairing.Entrant]:
     if first:
         ordered = sorted(field, key=seed_key)
         return [pairing.Entrant(r.user_id, 0) for r in ordered]
-    rows = {s.user_id: s for s in t.standings.all()}
+    rows = {s.user_id: s for s in tournament.standings.all()}
 
     def key(r: Registration) -> tuple[float, ...]:
         s = rows.get(r.user_id)
@@ -153,17 +160,17 @@ def _swiss_order(
     ]
 
 
-def field_history(t: Tournament) -> pairing.History:
+def field_history(tournament: Tournament) -> pairing.History:
     """Every table of the event so far, in seat positions (0 = first dealer), oldest
     first."""
     history = pairing.History()
     assignments = (
-        Assignment.objects.filter(round__tournament=t)
+        Assignment.objects.filter(round__tournament=tournament)
         .exclude(table=None)
         .select_related("table")
         .prefetch_related("seats")
         .order_by("round__number", "created_at", "pk")
     )
-    for a in assignments:
-        history.add(table_by_position(a))
+    for assignment in assignments:
+        history.add(table_by_position(assignment))
     return history

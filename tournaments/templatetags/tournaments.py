@@ -9,5 +9,5 @@ register = template.Library()
 
 
 @register.filter
-def tournament_status(t: Tournament) -> str:
-    return selectors.status_label(t)
+def tournament_status(tournament: Tournament) -> str:
+    return selectors.status_label(tournament)

@@ -1,18 +1,8 @@
-"""Scheduled tournaments: the event, who entered, its rounds, the live tables of each
-round with who sits where, and the standings.
+"""The event and who entered it:
 
 - :class:`Tournament` — the event and its rules; ``status`` is its state machine
   (``tournaments.services``), moved by the Celery tick.
 - :class:`Registration` — one per player and event.
-- :class:`Round` — one per round (Swiss, knockout); an arena has one round that lasts
-  the event.
-- :class:`Assignment` — one live table of a round: who sits where (bots too), the
-  ``games.Table`` once opened, and how it ended.
-- :class:`AssignmentSeat` — one seat of an assignment, with the place and points it got:
-  the facts the standings are computed from.
-- :class:`Standing` — the standings as last computed (``tournaments.scoring``).
-- :class:`DuplicateDealing` — a duplicate round's committed dealing secret, and
-  :class:`EntrantSeed` the entrants' own seeds mixed into it (docs/duplicate.md).
 """
 
 from __future__ import annotations
@@ -29,8 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.bots import LEVELS
 from games.engine.options import PRESETS
-from games.models import Table
+from tournaments.formats import Format
 from tournaments.scoring import DEFAULT_POINTS, placement_points
+from tournaments.validation import tournament_errors
 
 
 def default_points() -> list[int]:
@@ -38,11 +29,7 @@ def default_points() -> list[int]:
 
 
 class Tournament(models.Model):
-    class Format(models.TextChoices):
-        SWISS = "swiss", _("Swiss")
-        ARENA = "arena", _("arena")
-        KNOCKOUT = "knockout", _("knockout")
-        DUPLICATE = "duplicate", _("duplicate")
+    Format = Format
 
     class Movement(models.TextChoices):
         SWISS = "swiss", _("Swiss: players of similar standing meet")
@@ -274,8 +261,6 @@ class Tournament(models.Model):
         return int(placement_points(place, self.placement_points or []))
 
     def clean(self) -> None:
-        from tournaments.validation import tournament_errors
-
         errors = tournament_errors(self)
         if errors:
             raise ValidationError(errors)
@@ -331,287 +316,3 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.tournament}"
-
-
-class Round(models.Model):
-    class Status(models.TextChoices):
-        SEATED = "seated", _("seated")
-        PLAYING = "playing", _("playing")
-        FINISHED = "finished", _("finished")
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
-    number = models.PositiveSmallIntegerField(_("round"))
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.SEATED
-    )
-    seated_at = models.DateTimeField(_("seated"), auto_now_add=True)
-    starts_at = models.DateTimeField(_("starts"))
-    ends_at = models.DateTimeField(
-        _("time limit"), null=True, blank=True, help_text=_("Set when play starts.")
-    )
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("round")
-        verbose_name_plural = _("rounds")
-        ordering = ["tournament", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "number"], name="tournaments_round_unique_number"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.tournament} · {self.number}"
-
-
-class Assignment(models.Model):
-    """One live table of a round."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", _("waiting to open")
-        PLAYING = "playing", _("playing")
-        STOPPING = "stopping", _("finishing its deal")
-        FINISHED = "finished", _("finished")
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="assignments")
-    number = models.PositiveSmallIntegerField(_("table"))
-    table = models.OneToOneField(
-        Table,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="tournament_assignment",
-        verbose_name=_("live table"),
-    )
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
-    )
-    deals_at_limit = models.PositiveIntegerField(
-        _("deals done at the time limit"), null=True, blank=True
-    )
-    stopped_early = models.BooleanField(
-        _("ranked by scores"),
-        default=False,
-        help_text=_("Ended by the round's time limit (or abandoned): ranked by the scores."),
-    )
-    amended = models.BooleanField(_("amended"), default=False)
-    amend_reason = models.CharField(
-        _("why amended"),
-        max_length=200,
-        blank=True,
-        help_text=_("The organiser's reason, shown beside the amended places."),
-    )
-    in_standings = models.BooleanField(
-        _("in the standings"), default=False, help_text=_("Counted by the last standings.")
-    )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("table assignment")
-        verbose_name_plural = _("table assignments")
-        ordering = ["round", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["round", "number"], name="tournaments_assignment_unique_number"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.round} · {_('table')} {self.number}"
-
-
-class AssignmentSeat(models.Model):
-    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField(_("seat"))
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="tournament_seats",
-        verbose_name=_("player"),
-    )
-    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
-    score = models.IntegerField(_("game score"), null=True, blank=True)
-    points = models.PositiveSmallIntegerField(_("points"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("seat")
-        verbose_name_plural = _("seats")
-        ordering = ["assignment", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["assignment", "number"], name="tournaments_seat_unique_number"
-            ),
-            models.UniqueConstraint(
-                fields=["assignment", "user"],
-                name="tournaments_seat_unique_user",
-                condition=Q(user__isnull=False),
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.assignment} · {self.number}"
-
-
-class Standing(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="tournament_standings",
-        verbose_name=_("player"),
-    )
-    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
-    position = models.PositiveIntegerField(_("position"))
-    points = models.IntegerField(_("points"), default=0)
-    matches = models.PositiveIntegerField(_("matches"), default=0)
-    wins = models.PositiveIntegerField(_("wins"), default=0)
-    opponents_points = models.IntegerField(_("opponents' points"), default=0)
-    game_score = models.IntegerField(_("game score"), default=0)
-    head_to_head = models.IntegerField(_("head-to-head"), default=0)
-    stage = models.PositiveSmallIntegerField(_("round reached"), default=0)
-    disqualified = models.BooleanField(_("disqualified"), default=False)
-
-    class Meta:
-        verbose_name = _("standing")
-        verbose_name_plural = _("standings")
-        ordering = ["tournament", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "user"], name="tournaments_one_standing"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.tournament}: {self.rank} {self.user}"
-
-
-class Announcement(models.Model):
-    """A short message from the organiser to every entrant of an event."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="announcements"
-    )
-    text = models.CharField(_("message"), max_length=500)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("organiser"),
-    )
-    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("announcement")
-        verbose_name_plural = _("announcements")
-        ordering = ["-created_at", "-pk"]
-
-    def __str__(self) -> str:
-        return self.text[:60]
-
-
-class Notification(models.Model):
-    """One line in a player's notification area (the site header): an announcement,
-    check-in opening, his table being ready."""
-
-    class Kind(models.TextChoices):
-        ANNOUNCEMENT = "announcement", _("announcement")
-        CHECK_IN = "check_in", _("check-in is open")
-        TABLE_READY = "table_ready", _("your table is ready")
-        CANCELLED = "cancelled", _("the tournament is cancelled")
-        DISQUALIFIED = "disqualified", _("you were disqualified")
-        AMENDED = "amended", _("your table's places were amended")
-        STARTS_SOON = "starts_soon", _("starts soon")
-        CHECK_IN_SOON = "check_in_soon", _("check-in closes soon")
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="tournament_notifications",
-        verbose_name=_("player"),
-    )
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
-    )
-    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
-    # The organiser's own words (an announcement, a reason); a notice of the site's is
-    # its ``kind`` and ``params``, put into words when it is read, in the reader's
-    # language (older rows of the site's notices kept their words in ``text``).
-    text = models.CharField(_("text"), max_length=600)
-    params = models.JSONField(_("parameters"), default=dict, blank=True)
-    url = models.CharField(_("link"), max_length=200, blank=True)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    read_at = models.DateTimeField(_("read"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("notification")
-        verbose_name_plural = _("notifications")
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["user", "read_at"], name="tournaments_notif_unread")]
-
-    def __str__(self) -> str:
-        return f"{self.user_id}: {self.text[:40]}"
-
-
-class DuplicateDealing(models.Model):
-    """A duplicate round's one sequence of dealings (docs/fair-dealing.md, "Duplicate
-    rounds"): the secret round seed, committed (its SHA-256 published) before the round is
-    seated, sealed when its tables start (no more entrants' seeds), revealed when the
-    round is over."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="duplicate_dealings"
-    )
-    round_number = models.PositiveSmallIntegerField(_("round"))
-    round_seed = models.CharField(
-        _("round seed"), max_length=64, help_text=_("Secret until revealed.")
-    )
-    commitment = models.CharField(_("commitment"), max_length=64)
-    committed_at = models.DateTimeField(_("committed"))
-    sealed_at = models.DateTimeField(_("sealed"), null=True, blank=True)
-    revealed_at = models.DateTimeField(_("revealed"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("duplicate dealing")
-        verbose_name_plural = _("duplicate dealings")
-        ordering = ["tournament", "round_number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "round_number"], name="tournaments_one_dealing_a_round"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.tournament} · {self.round_number}: {self.commitment[:12]}"
-
-
-class EntrantSeed(models.Model):
-    """An entrant's own seed for a duplicate round, given before the round starts."""
-
-    dealing = models.ForeignKey(
-        DuplicateDealing, on_delete=models.CASCADE, related_name="entrant_seeds"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="+",
-        verbose_name=_("player"),
-    )
-    seed = models.CharField(_("seed"), max_length=128)
-    given_at = models.DateTimeField(_("given"))
-
-    class Meta:
-        verbose_name = _("entrant's seed")
-        verbose_name_plural = _("entrants' seeds")
-        ordering = ["dealing", "user_id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["dealing", "user"], name="tournaments_one_seed_a_round"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.dealing}: {self.user_id}"
