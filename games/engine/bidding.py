@@ -71,7 +71,7 @@ class DealBidding(DealTalon):
         self.bids.append((forced, self.bid))
         events.append(ForcedBid(forced, self.bid))
         self.phase = Phase.BIDDING
-        self.to_act = self.nxt[forced]
+        self.to_act = self.next_seat[forced]
 
     def bid_range(self, seat: int) -> tuple[int, int]:
         """Lowest and highest bid ``seat`` may make now (empty when lo > hi)."""
@@ -80,14 +80,14 @@ class DealBidding(DealTalon):
         lo = self.bid + 5
         if seat == self.sitter and lo < BARREL_BID:
             lo = BARREL_BID
-        hi = self.caps[seat]
+        hi = self.bid_caps[seat]
         if not self.options.bid_jumps and hi > lo:
             hi = lo
         return lo, hi
 
     def can_redeal(self) -> bool:
         """Whether the seat to act may ask for a redeal now (§2.9, §9.1)."""
-        if not self.redeal_ok or self.dark_said:
+        if not self.redeal_allowed or self.dark_said:
             return False
         seat = self.to_act
         if self.phase is Phase.BIDDING:
@@ -134,8 +134,8 @@ class DealBidding(DealTalon):
             self.to_act = self._next_bidder(seat)
 
     def _next_bidder(self, seat: int) -> int:
-        nxt = self.nxt
-        s = nxt[seat]
+        next_seat = self.next_seat
+        s = next_seat[seat]
         while self.passed >> s & 1:
-            s = nxt[s]
+            s = next_seat[s]
         return s

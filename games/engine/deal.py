@@ -220,7 +220,7 @@ class Deal(DealBidding):
         else:
             if not hand & bit:
                 raise IllegalAction(f"{CARDS[card]} is not in your hand")
-            if self.trick_no:
+            if self.tricks_played:
                 # §2.7: leading K or Q from the second trick on, holding its partner,
                 # declares the marriage; leading an ace holding all four, the ace marriage.
                 rank = card % 6
@@ -238,8 +238,8 @@ class Deal(DealBidding):
         trick.append(card)
         self.trick_seats.append(seat)
         self.played |= bit
-        if len(trick) < self.k:
-            self.to_act = self.nxt[seat]
+        if len(trick) < self.trick_size:
+            self.to_act = self.next_seat[seat]
             if marriage is None:
                 return _PLAYED_ONLY[seat][card]  # the common case: one prebuilt event
             return [marriage, _CARD_PLAYED[seat][card]]
@@ -310,7 +310,7 @@ class Deal(DealBidding):
                 self.bids.append((to_act, BARREL_BID))
                 events.append(DarkChosen(to_act))
                 self.phase = _BIDDING
-                self.to_act = self.nxt[to_act]
+                self.to_act = self.next_seat[to_act]
             elif kind is Look:
                 events.append(LookChosen(to_act))
                 self._open_bidding(events)
@@ -328,7 +328,7 @@ class Deal(DealBidding):
         first = trick[0]
         keys = _TRICK_KEYS[self.trump + 1][first // 6]
         last: tuple[tuple[int, int], ...]
-        if self.k == 3:
+        if self.trick_size == 3:
             a, b, c = trick
             ka, kb, kc = keys[a], keys[b], keys[c]
             best = (0 if ka > kc else 2) if ka > kb else (1 if kb > kc else 2)
@@ -346,12 +346,12 @@ class Deal(DealBidding):
         winner = seats[best]
         self.points[winner] += pts
         self.tricks[winner] += 1
-        self.trick_no += 1
+        self.tricks_played += 1
         self.last_trick = last
         self.history.append(last)
         events.append(TrickWon(winner, cards, pts))
         self.trick = []
         self.trick_seats = []
         self.leader = self.to_act = winner
-        if self.trick_no == self.n_tricks:
+        if self.tricks_played == self.total_tricks:
             self._score(events)

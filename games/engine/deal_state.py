@@ -76,11 +76,11 @@ class DealState:
         "active_mask",
         "any_bid",
         "bid",
+        "bid_caps",
         "bidder",
         "bids",
         "bolts",
         "called",
-        "caps",
         "contract",
         "dark",
         "dark_game",
@@ -94,12 +94,10 @@ class DealState:
         "golden",
         "hands",
         "history",
-        "k",
         "last_trick",
         "leader",
         "marriages",
-        "n_tricks",
-        "nxt",
+        "next_seat",
         "options",
         "outcome",
         "passed",
@@ -109,17 +107,19 @@ class DealState:
         "points",
         "receivers_left",
         "red_limited",
-        "redeal_ok",
+        "redeal_allowed",
         "resting",
         "sitter",
         "talon_index",
         "talon_open",
         "talons",
         "to_act",
+        "total_tricks",
         "trick",
-        "trick_no",
         "trick_seats",
+        "trick_size",
         "tricks",
+        "tricks_played",
         "trump",
     )  # fmt: skip
 
@@ -132,15 +132,15 @@ class DealState:
     resting: int
     active: tuple[int, ...]
     active_mask: int
-    nxt: tuple[int, ...]
-    k: int
+    next_seat: tuple[int, ...]
+    trick_size: int
     forced: int
-    n_tricks: int
-    redeal_ok: bool
+    total_tricks: int
+    redeal_allowed: bool
     dealt: tuple[int, ...]
     talons: tuple[int, ...]
     hands: list[int]
-    caps: tuple[int, ...]  # the highest bid of each seat: 120 and its marriages
+    bid_caps: tuple[int, ...]  # the highest bid of each seat: 120 and its marriages
     phase: Phase
     to_act: int
     bid: int
@@ -161,7 +161,7 @@ class DealState:
     leader: int
     trick: list[int]
     trick_seats: list[int]
-    trick_no: int
+    tricks_played: int
     points: list[int]
     tricks: list[int]
     marriages: list[int]
@@ -194,16 +194,16 @@ class DealState:
         self.red_limited = red_limited
         self.active = active = _ACTIVE[n, dealer]
         self.active_mask = _ACTIVE_MASK[n, dealer]
-        self.nxt = _NEXT[n, dealer]
-        self.k = len(active)
+        self.next_seat = _NEXT[n, dealer]
+        self.trick_size = len(active)
         self.forced = active[0]
-        self.n_tricks = 11 if n == 2 else 8
-        self.redeal_ok = options.redeal and not golden
+        self.total_tricks = 11 if n == 2 else 8
+        self.redeal_allowed = options.redeal and not golden
         self.dealt = tuple(hands)
         self.talons = talons
         self.hands = list(hands)
         ace = options.ace_marriage
-        self.caps = tuple(120 + mask_marriages(h, ace) for h in hands)
+        self.bid_caps = tuple(120 + mask_marriages(h, ace) for h in hands)
         self.bid = 0
         self.bidder = -1
         self.any_bid = False
@@ -220,7 +220,7 @@ class DealState:
         self.leader = -1
         self.trick = []
         self.trick_seats = []
-        self.trick_no = 0
+        self.tricks_played = 0
         self.points = [0] * n
         self.tricks = [0] * n
         self.marriages = [0] * n

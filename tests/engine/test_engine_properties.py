@@ -211,7 +211,7 @@ class DealModel:
     trump: str | None = None
     trick: list[tuple[int, str]] = field(default_factory=list)
     leader: int | None = None
-    trick_no: int = 0
+    tricks_played: int = 0
     points: dict[int, int] = field(default_factory=dict)
     tricks: dict[int, int] = field(default_factory=dict)
     marr: dict[int, int] = field(default_factory=dict)
@@ -407,7 +407,7 @@ class Model:
             if match.phase is not Phase.DARK_DECISION:
                 assert match.to_act == self.expected_to_act()
         self.expected_marriage: tuple[str | None, int] | None = None
-        if type(action) is Play and not d.trick and d.trick_no >= 1:
+        if type(action) is Play and not d.trick and d.tricks_played >= 1:
             # §2.7: leading K or Q with its partner, or an ace holding all four aces.
             assert match.deal is not None
             hand = names(match.deal.hands[match.to_act])  # type: ignore[index]
@@ -488,7 +488,7 @@ class Model:
                 assert e.points == points(e.cards)
                 d.points[winner] += e.points
                 d.tricks[winner] += 1
-                d.trick_no += 1
+                d.tricks_played += 1
                 d.trick = []
                 d.leader = winner
             elif t is ev.DealScored:
@@ -772,7 +772,7 @@ def test_cards_are_conserved_after_every_action(options, seed, play, style):
         if deal.phase is Phase.PLAY:
             in_trick = set(deal.trick_seats)
             for s in range(options.players):
-                want = 0 if s == deal.resting else n_tricks - deal.trick_no - (s in in_trick)
+                want = 0 if s == deal.resting else n_tricks - deal.tricks_played - (s in in_trick)
                 assert popcount(deal.hands[s]) == want
 
     drive(match, play, style, 600, observe)
