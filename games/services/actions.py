@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -28,6 +26,7 @@ from games.engine.fair import commitment, duplicate_server_seed, new_server_seed
 from games.models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
 from games.placing import places_by_score
 from games.services import broadcast, common, log_sql
+from games.services.turns import next_deadline, seats_of
 from games.signals import match_finished
 
 log = logging.getLogger(__name__)
@@ -482,25 +481,3 @@ def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> l
     return places_by_score(
         scores, winner=winner, last={seat for seat, gone in enumerate(resigned) if gone}
     )
-
-
-def seats_of(table: Table, state: table_state.TableState) -> list[Seat]:
-    """The table's seats in seat order, kept with the state between actions and read
-    again only when ``table.seats_version`` says they changed."""
-    if state.seats is None or state.seats_version != table.seats_version:
-        state.seats = list(
-            Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number")
-        )
-        state.seats_version = table.seats_version
-    return state.seats
-
-
-def next_deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
-    """When the seat to act runs out of time. For a seat a bot plays it is a safety net:
-    the sweep plays for it if its scheduled turn got lost (a worker died)."""
-    seat = state.match.to_act
-    if seat is None or table.status != Table.Status.PLAYING:
-        return None
-    if seats[seat].played_by_bot:
-        return now + timedelta(seconds=settings.GAMES_BOT_DELAY + settings.GAMES_BOT_GRACE)
-    return now + timedelta(seconds=table.move_seconds)

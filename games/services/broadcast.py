@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import bot_queue, realtime, scheduler, selectors
 from games import state as table_state
 from games.models import Dealing, MatchResult, Seat, Table
-from games.services import actions
+from games.services import turns
 from games.signals import table_changed
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ def reschedule(table: Table, seats: list[Seat]) -> None:
     """After a seat changed hands (resigned, away, back): a fresh clock for the seat
     to act, and a bot's turn if a bot plays it now."""
     with table_state.locked(table) as state:
-        table.deadline = actions.next_deadline(table, state, seats, timezone.now())
+        table.deadline = turns.next_deadline(table, state, seats, timezone.now())
         table.save(update_fields=["deadline"])
         schedule_next(table, state, seats)
 

@@ -22,7 +22,7 @@ from games.engine import (
 )
 from games.engine.fair import validate_client_seed
 from games.models import BY_THE_RULES, Dealing, FinishedBy, MatchResult, Seat, Table
-from games.services import actions, broadcast, common, limits
+from games.services import actions, broadcast, common, limits, turns
 from games.signals import match_finished, table_joining, table_opened
 from games.table_rules import MOVE_SECONDS_RANGE, table_options, target_refusal
 
@@ -223,7 +223,7 @@ def table_start(
         dealing=-1,
     )
     events, _ = actions.deal_next(table, state, now)
-    table.deadline = actions.next_deadline(table, state, seats, now)
+    table.deadline = turns.next_deadline(table, state, seats, now)
     table.save(
         update_fields=[
             "status", "first_dealer", "started_at", "version", "deadline", "started_from"
