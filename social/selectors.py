@@ -217,15 +217,15 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
     staff. What is said there while its tables play skips the people seated at them."""
     from tournaments.models import Assignment, Registration, Tournament
 
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is None:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
         raise errors.NotFound(_("No such tournament."))
     me = person(user)
     allowed = me is not None and (
         me.is_staff
-        or t.created_by_id == me.pk
+        or tournament.created_by_id == me.pk
         or Registration.objects.filter(
-            tournament=t,
+            tournament=tournament,
             user=me,
             status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN),
         ).exists()
@@ -234,13 +234,13 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
         uid
         for uid in Seat.objects.filter(
             table__in=Assignment.objects.filter(
-                round__tournament=t, table__status=Table.Status.PLAYING
+                round__tournament=tournament, table__status=Table.Status.PLAYING
             ).values("table_id"),
             user__isnull=False,
         ).values_list("user_id", flat=True)
         if uid is not None
     ]
-    closed = t.status == Tournament.Status.CANCELLED
+    closed = tournament.status == Tournament.Status.CANCELLED
     return TournamentAccess(
         read=allowed, write=allowed and not closed, playing_now=playing, closed=closed
     )

@@ -59,7 +59,7 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
             seat = state.match.to_act
             if seat is None:
                 return False
-            seats = turns.seats_of(table, state)
+            seats = turns.table_seats(table, state)
             view = state.match.view(seat)
     except errors.StaleVersion:
         return False

@@ -13,7 +13,7 @@ from games import state as table_state
 from games.models import Seat, Table
 
 
-def seats_of(table: Table, state: table_state.TableState) -> list[Seat]:
+def table_seats(table: Table, state: table_state.TableState) -> list[Seat]:
     """The table's seats in seat order, kept with the state between actions and read
     again only when ``table.seats_version`` says they changed."""
     if state.seats is None or state.seats_version != table.seats_version:
@@ -24,7 +24,7 @@ def seats_of(table: Table, state: table_state.TableState) -> list[Seat]:
     return state.seats
 
 
-def next_deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
+def turn_deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
     """When the seat to act runs out of time. For a seat a bot plays it is a safety net:
     the sweep plays for it if its scheduled turn got lost (a worker died)."""
     seat = state.match.to_act
