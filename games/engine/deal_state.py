@@ -249,8 +249,10 @@ def _state_copier() -> Callable[[DealState], DealState]:
     writes ``__init__``: one assignment per slot, every ``list`` field (by its annotation)
     sliced so that the copy shares no mutable container. As fast as a hand-written copy,
     and a new field cannot be forgotten."""
-    lists = {name for name, kind in DealState.__annotations__.items() if kind.startswith("list[")}
-    assert set(DealState.__annotations__) == set(DealState.__slots__)
+    kinds: dict[str, str] = DealState.__annotations__
+    assert set(kinds) == set(DealState.__slots__)
+    assert not any(kind.startswith(("dict[", "set[")) for kind in kinds.values())
+    lists = {name for name, kind in kinds.items() if kind.startswith("list[")}
     body = "".join(
         f"    other.{name} = self.{name}{'[:]' if name in lists else ''}\n"
         for name in DealState.__slots__
