@@ -255,7 +255,7 @@ def best_take(deal: Deal, *, guess: int = 0) -> int:
     solver = solver_for(deal)
     args = (
         tuple(deal.hands), tuple(deal.trick), tuple(deal.trick_seats), deal.to_act, deal.trump,
-        deal.trick_no > 0,
+        deal.tricks_played > 0,
     )  # fmt: skip
     value, lo, hi = guess, -INF, INF
     while lo < hi:

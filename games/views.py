@@ -427,31 +427,37 @@ def favicon(request: HttpRequest) -> HttpResponse:
 def my_matches(request: HttpRequest) -> HttpResponse:
     rows = []
     tables = list(selectors.table_list_for_user(user=signed_in(request.user)))
-    amended = selectors.amendments(t.pk for t in tables if t.status == Table.Status.FINISHED)
-    for t in tables:
-        seats = {s.number: s for s in t.seats.all()}
+    amended = selectors.amendments(
+        table.pk for table in tables if table.status == Table.Status.FINISHED
+    )
+    for table in tables:
+        seats = {s.number: s for s in table.seats.all()}
         mine = next((s.number for s in seats.values() if s.user_id == request.user.pk), None)
-        result = getattr(t, "result", None) if t.status == Table.Status.FINISHED else None
+        result = getattr(table, "result", None) if table.status == Table.Status.FINISHED else None
         # A person who resigned or was away at the end: a bot played his seat from deal N.
         bot_from = (
-            bot_took_over_from(table_id=t.pk, seat=mine)
+            bot_took_over_from(table_id=table.pk, seat=mine)
             if mine is not None and (seats[mine].resigned or seats[mine].away)
             else None
         )
         rows.append(
             {
-                "table": t,
-                "preset": preset_label(t.preset),
-                "players": [seat_label(seats[n]) if n in seats else "" for n in range(t.players)],
+                "table": table,
+                "preset": preset_label(table.preset),
+                "players": [
+                    seat_label(seats[n]) if n in seats else "" for n in range(table.players)
+                ],
                 "seat": mine,
-                "place": _place(result, amended.get(t.pk), mine),
+                "place": _place(result, amended.get(table.pk), mine),
                 "score": result.final_scores[mine]
                 if result is not None and mine is not None
                 else None,
-                "ending": (amended_text(amended[t.pk]) if t.pk in amended else result.ending())
+                "ending": (
+                    amended_text(amended[table.pk]) if table.pk in amended else result.ending()
+                )
                 if result is not None
                 else "",
-                "amended": t.pk in amended,
+                "amended": table.pk in amended,
                 "bot_from": bot_from,
             }
         )

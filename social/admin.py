@@ -20,7 +20,8 @@ from accounts.types import signed_in
 from core.errors import ServiceError
 from social import services
 from social.models import ChatBan, ChatMessage, ChatReport, SocialSettings
-from social.services.chat import message_place, site_moderator
+from social.selectors import site_moderator
+from social.services.chat import message_place
 from tournaments.admin.common import ZonedTimes, with_zone, zoned_column
 
 CONTEXT = 5  # messages shown before and after a reported one

@@ -51,7 +51,7 @@ def _room(**kwargs: Any) -> selectors.Room:
 
 
 def _ignored(user_id: int) -> tuple[set[int], bool]:
-    return selectors.ignored_ids(user_id=user_id), services.chat.chat_off_for(user_id)
+    return selectors.ignored_ids(user_id=user_id), selectors.chat_off_for(user_id)
 
 
 def _mute(*, user: User, user_id: int) -> None:

@@ -42,6 +42,26 @@ def message_group(message: ChatMessage) -> str:
     return tournament_group(message.tournament_id)
 
 
+def message_payload(message: ChatMessage) -> dict[str, Any]:
+    """A chat message as the sockets send it (the text as written, never HTML: every
+    page sets it as text)."""
+    author = message.author
+    return {
+        "type": "chat",
+        "id": message.pk,
+        "room": message.room,
+        "author": {
+            "id": author.pk,
+            "username": author.username,
+            "name": author.get_display_name(),
+            "staff": author.is_staff,
+        },
+        "announcement": message.announcement,
+        "text": message.text,
+        "at": message.created_at.isoformat(),
+    }
+
+
 def _send(group: str, kind: str, payload: dict[str, Any], seats: list[int] | None = None) -> None:
     try:
         text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
@@ -62,8 +82,6 @@ def user_notify(user_id: int, payload: dict[str, Any]) -> None:
 
 
 def chat_said(message: ChatMessage, hide_from: list[int] | None) -> None:
-    from social.selectors import message_payload
-
     _send(message_group(message), "table.message", message_payload(message), seats=hide_from)
 
 

@@ -17,7 +17,16 @@ from accounts.types import Visitor, person
 from games import selectors as table_selectors
 from games.models import Seat, Table
 from social import errors, presence, realtime
-from social.models import Block, Challenge, ChatMessage, Follow, Mute, SocialSettings
+from social.models import (
+    Block,
+    Challenge,
+    ChatMessage,
+    ChatSettings,
+    Follow,
+    Mute,
+    SocialSettings,
+    TableChat,
+)
 from social.presence import Presence
 
 
@@ -195,26 +204,6 @@ def relation(*, user: Visitor | None, target: User) -> Relation | None:
 # ------------------------------------------------------------------ chat
 
 
-def message_payload(message: ChatMessage) -> dict[str, Any]:
-    """A chat message as the sockets send it (the text as written, never HTML: every
-    page sets it as text)."""
-    author = message.author
-    return {
-        "type": "chat",
-        "id": message.pk,
-        "room": message.room,
-        "author": {
-            "id": author.pk,
-            "username": author.username,
-            "name": author.get_display_name(),
-            "staff": author.is_staff,
-        },
-        "announcement": message.announcement,
-        "text": message.text,
-        "at": message.created_at.isoformat(),
-    }
-
-
 @dataclass(frozen=True, slots=True)
 class TournamentAccess:
     read: bool
@@ -228,15 +217,15 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
     staff. What is said there while its tables play skips the people seated at them."""
     from tournaments.models import Assignment, Registration, Tournament
 
-    t = Tournament.objects.filter(pk=tournament_id).first()
-    if t is None:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
         raise errors.NotFound(_("No such tournament."))
     me = person(user)
     allowed = me is not None and (
         me.is_staff
-        or t.created_by_id == me.pk
+        or tournament.created_by_id == me.pk
         or Registration.objects.filter(
-            tournament=t,
+            tournament=tournament,
             user=me,
             status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN),
         ).exists()
@@ -245,13 +234,13 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
         uid
         for uid in Seat.objects.filter(
             table__in=Assignment.objects.filter(
-                round__tournament=t, table__status=Table.Status.PLAYING
+                round__tournament=tournament, table__status=Table.Status.PLAYING
             ).values("table_id"),
             user__isnull=False,
         ).values_list("user_id", flat=True)
         if uid is not None
     ]
-    closed = t.status == Tournament.Status.CANCELLED
+    closed = tournament.status == Tournament.Status.CANCELLED
     return TournamentAccess(
         read=allowed, write=allowed and not closed, playing_now=playing, closed=closed
     )
@@ -325,6 +314,43 @@ def watchable_table(*, table_id: int, user: Visitor | None, invite_code: str | N
     return table
 
 
+def chat_off_for(user_id: int) -> bool:
+    return ChatSettings.objects.filter(user_id=user_id, chat_off=True).exists()
+
+
+def table_chat_off(table_id: int) -> bool:
+    return TableChat.objects.filter(table_id=table_id, chat_off=True).exists()
+
+
+def tournament_of(table_id: int) -> int | None:
+    """The tournament a table belongs to (a round's table), if any."""
+    from tournaments.models import Assignment
+
+    return (
+        Assignment.objects.filter(table_id=table_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+
+
+def site_moderator(user: User) -> bool:
+    """The staff who moderate the whole site: superusers and staff given the
+    permission to change chat messages."""
+    return user.is_active and user.is_staff and user.has_perm("social.change_chatmessage")
+
+
+def may_moderate(*, user: User, tournament_id: int | None) -> bool:
+    """The site's moderators everywhere; an event's organiser in his event (its chat and
+    its tables' chat)."""
+    if site_moderator(user):
+        return True
+    if tournament_id is None:
+        return False
+    from tournaments.models import Tournament
+
+    return Tournament.objects.filter(pk=tournament_id, created_by=user).exists()
+
+
 @dataclass(frozen=True, slots=True)
 class Room:
     """What a social socket on a table's or a tournament's page starts with."""
@@ -352,16 +378,6 @@ def chat_room(
 ) -> Room:
     """The chat of a table's (or a tournament's) page for ``user``: the last
     ``SOCIAL_CHAT_HISTORY`` messages he may read, oldest first, and what he may do."""
-    from social.services.chat import (
-        Room as Rooms,
-    )
-    from social.services.chat import (
-        chat_off_for,
-        may_moderate,
-        table_chat_off,
-        tournament_of,
-    )
-
     me = person(user)
     messages = readable_messages(
         user=user, table_id=table_id, tournament_id=tournament_id, invite_code=invite_code
@@ -374,7 +390,7 @@ def chat_room(
         group = realtime.table_group(table.pk)
         switched_off = table_chat_off(table.pk)
         switches = me is not None and (table.created_by_id == me.pk or me.is_staff)
-        room: str | None = Rooms.PLAYERS if seated else Rooms.SPECTATORS
+        room: str | None = ChatMessage.Room.PLAYERS if seated else ChatMessage.Room.SPECTATORS
         writes = me is not None and not off and not switched_off
         closed = False
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_of(table.pk))
@@ -384,14 +400,14 @@ def chat_room(
         group = realtime.tournament_group(tournament_id)
         switched_off = False
         switches = False
-        room = Rooms.TOURNAMENT
+        room = ChatMessage.Room.TOURNAMENT
         writes = me is not None and not off and access.write
         closed = access.closed
         moderator = me is not None and may_moderate(user=me, tournament_id=tournament_id)
     history: list[dict[str, Any]] = []
     if not off:
         history = [
-            message_payload(m)
+            realtime.message_payload(m)
             for m in messages.exclude(author_id__in=ignored)[: settings.SOCIAL_CHAT_HISTORY]
         ][::-1]
     follows = (

@@ -115,6 +115,6 @@ class BasicBot:
         know = knowledge_of(view)
         card = choose_play(
             know.hand, legal_mask(view), know.trick, know.trick_seats, know.seat, know.declarer,
-            know.trump, know.trick_no, know.played, len(know.active),
+            know.trump, know.tricks_played, know.played, len(know.active),
         )  # fmt: skip
         return PLAYS[card]

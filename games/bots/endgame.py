@@ -40,12 +40,12 @@ class Solver:
     """Exact values of play positions for one deal layout family. Keep one per decision:
     its table is shared by every sample and every candidate (the key holds the hands)."""
 
-    __slots__ = ("ace_marriage", "declarer", "k", "nodes", "order", "table")
+    __slots__ = ("ace_marriage", "declarer", "nodes", "order", "table", "trick_size")
 
     def __init__(self, *, declarer: int, order: tuple[int, ...], ace_marriage: bool) -> None:
         self.declarer = declarer
         self.order = order  # the active seats, clockwise
-        self.k = len(order)
+        self.trick_size = len(order)
         self.ace_marriage = ace_marriage
         # key -> (lower bound, upper bound, the card that makes the exact value or -1)
         self.table: dict[tuple[object, ...], tuple[int, int, int]] = {}
@@ -53,7 +53,7 @@ class Solver:
 
     def _next(self, seat: int) -> int:
         order = self.order
-        return order[(order.index(seat) + 1) % self.k]
+        return order[(order.index(seat) + 1) % self.trick_size]
 
     def value(
         self,
@@ -174,7 +174,7 @@ class Solver:
         new_hands = hands[:seat] + (hand ^ (1 << card),) + hands[seat + 1 :]
         trick = (*trick, card)
         seats = (*seats, seat)
-        if len(trick) < self.k:
+        if len(trick) < self.trick_size:
             return gain + self.value(new_hands, trick, seats, self._next(seat), trump, marriages_on,
                                      alpha - gain, beta - gain)  # fmt: skip
         winner = seats[_winning(trick, trump)]
@@ -217,7 +217,7 @@ def solve(deal: Deal, solver: Solver | None = None) -> int:
         tuple(deal.trick_seats),
         deal.to_act,
         deal.trump,
-        deal.trick_no > 0,
+        deal.tricks_played > 0,
     )
 
 
@@ -241,7 +241,7 @@ def play_exactly(deal: Deal, solver: Solver) -> None:
         hands = tuple(deal.hands)
         trick = tuple(deal.trick)
         seats = tuple(deal.trick_seats)
-        on = deal.trick_no > 0
+        on = deal.tricks_played > 0
         cards = bits(deal.playable_mask())
         choice = (
             cards[0] if len(cards) == 1 else solver.line_card(hands, trick, seat, deal.trump, on, v)

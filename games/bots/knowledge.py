@@ -61,7 +61,7 @@ class Knowledge:
     trump: int  # -1: none
     trick: tuple[int, ...]
     trick_seats: tuple[int, ...]
-    trick_no: int
+    tricks_played: int
 
 
 def _suit(card: int) -> int:
@@ -214,7 +214,7 @@ def knowledge_of(view: View) -> Knowledge:
         trump="SCDH".index(view.trump) if view.trump else -1,
         trick=tuple(c.index for _, c in view.trick),
         trick_seats=tuple(s for s, _ in view.trick),
-        trick_no=cur_t,
+        tricks_played=cur_t,
     )
 
 

@@ -69,14 +69,14 @@ def choose_play(
     seat: int,
     declarer: int,
     trump: int,
-    trick_no: int,
+    tricks_played: int,
     played: int,
-    k: int,
+    trick_size: int,
 ) -> int:
     """The card to play: cash masters, declare marriages, keep trumps, feed a winning
     partner in defence, win cheaply when last, otherwise throw the cheapest card."""
     if not trick:
-        return _lead(hand, seat, declarer, trump, trick_no, played)
+        return _lead(hand, seat, declarer, trump, tricks_played, played)
     led = trick[0] // 6
     wi = 0
     best = trick[0]
@@ -84,9 +84,9 @@ def choose_play(
         if beats(trick[i], best, led, trump):
             wi, best = i, trick[i]
     wseat = trick_seats[wi]
-    last = len(trick) == k - 1
+    last = len(trick) == trick_size - 1
     cards = bits(legal)
-    if k == 3 and seat != declarer and wseat != declarer:
+    if trick_size == 3 and seat != declarer and wseat != declarer:
         # The partner in defence holds the trick.
         safe = last or (
             is_master(best, hand, played) and (trump < 0 or best // 6 == trump or led != trump)
@@ -114,8 +114,8 @@ def choose_play(
     return min(cards, key=lambda c: _cost(c, hand, played, trump))
 
 
-def _lead(hand: int, seat: int, declarer: int, trump: int, trick_no: int, played: int) -> int:
-    if trick_no >= 1:
+def _lead(hand: int, seat: int, declarer: int, trump: int, tricks_played: int, played: int) -> int:
+    if tricks_played >= 1:
         for s in (3, 2, 1, 0):
             kq = KQ_MASKS[s]
             if hand & kq == kq:
@@ -156,15 +156,15 @@ def _lead(hand: int, seat: int, declarer: int, trump: int, trick_no: int, played
 def rollout(deal: Deal, stop: int = 0) -> Deal:
     """Play ``deal`` with :func:`choose_play` for every seat (in place) to its end, or
     until only ``stop`` cards are left to play."""
-    k = deal.k
+    trick_size = deal.trick_size
     declarer = deal.declarer
     while deal.phase == _PLAY:
-        if stop and (deal.n_tricks - deal.trick_no) * k - len(deal.trick) <= stop:
+        if stop and (deal.total_tricks - deal.tricks_played) * trick_size - len(deal.trick) <= stop:
             break
         seat = deal.to_act
         card = choose_play(
             deal.hands[seat], deal.playable_mask(), deal.trick, deal.trick_seats, seat, declarer,
-            deal.trump, deal.trick_no, deal.played, k,
+            deal.trump, deal.tricks_played, deal.played, trick_size,
         )  # fmt: skip
         deal.apply(PLAYS[card])
     return deal

@@ -137,13 +137,13 @@ class Plays:
     not cash an ace or threw a ten rather than a nine says something about his hand,
     as the calls do in the bidding."""
 
-    __slots__ = ("declarer", "k", "me", "played", "tricks")
+    __slots__ = ("declarer", "me", "played", "trick_size", "tricks")
 
     def __init__(self, view: View) -> None:
         assert view.seat is not None
         self.me = view.seat
         self.declarer = view.declarer if view.declarer is not None else -1
-        self.k = len(active(view))
+        self.trick_size = len(active(view))
         self.tricks = [[(s, c.index) for s, c in t] for t in view.played_tricks]
         if view.trick:
             self.tricks.append([(s, c.index) for s, c in view.trick])
@@ -156,7 +156,7 @@ class Plays:
         """How many of the other seats' plays the policy would not have made with the
         cards ``hands`` give them (counted up to ``stop``)."""
         held = [h | p for h, p in zip(hands, self.played)]
-        me, declarer, k = self.me, self.declarer, self.k
+        me, declarer, k = self.me, self.declarer, self.trick_size
         trump = -1
         played = 0
         miss = 0

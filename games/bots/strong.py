@@ -195,7 +195,7 @@ class _Search:
         """Play ``deal`` to its end (in place): the policy for every seat until
         ``exact_from`` tricks remain (default: the bot's leaf depth), then best play."""
         tricks = self.bot.leaf_tricks if exact_from is None else exact_from
-        rollout(deal, stop=tricks * deal.k)
+        rollout(deal, stop=tricks * deal.trick_size)
         if deal.phase is _PLAY:
             play_exactly(deal, self._solver(deal))
         return deal
@@ -297,7 +297,7 @@ class _Search:
             return self.value.of(deal)
         me = self.me
         take = deal.points[me] + deal.marriages[me]
-        cap = deal.caps[me]  # the marriages in his hand after the talon and the gives
+        cap = deal.bid_caps[me]  # the marriages in his hand after the talon and the gives
         named = max(price, min(cap, (take - CONTRACT_MARGIN) // 5 * 5))
         return self.value.of(_scored_at(deal, named))
 

@@ -127,7 +127,7 @@ def deal_from_view(view: View, hands: Sequence[int], talons: Sequence[int] | Non
     deal.trump = "SCDH".index(view.trump) if view.trump else -1
     deal.trick = [c.index for _, c in view.trick]
     deal.trick_seats = [s for s, _ in view.trick]
-    deal.trick_no = len(view.played_tricks)
+    deal.tricks_played = len(view.played_tricks)
     deal.history = [tuple((s, c.index) for s, c in t) for t in view.played_tricks]
     deal.last_trick = deal.history[-1] if deal.history else ()
     deal.points = list(view.card_points)

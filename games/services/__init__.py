@@ -1,6 +1,7 @@
 """Everything that changes a live table, in parts: ``tables`` (a table's life),
 ``actions`` (the one path), ``log_sql`` (its hand-written SQL), ``broadcast`` (views out,
-next turn scheduled), ``clock`` (bots and the move clock), ``common``; everything public
+next turn scheduled), ``clock`` (bots and the move clock), ``turns`` (the seats and the
+clock of the seat to act, under all of them), ``common``; everything public
 is re-exported here, so callers write ``services.action_submit(…)``. The one path that moves a game forward is
 :func:`action_submit`: the engine decides, the log grows by one row and the version by
 one, atomically; then the views go out (after the commit) and whatever comes next is

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -28,6 +26,7 @@ from games.engine.fair import commitment, duplicate_server_seed, new_server_seed
 from games.models import Dealing, FinishedBy, MatchResult, Seat, Table, TableAction
 from games.placing import places_by_score
 from games.services import broadcast, common, log_sql
+from games.services.turns import table_seats, turn_deadline
 from games.signals import match_finished
 
 log = logging.getLogger(__name__)
@@ -102,7 +101,7 @@ def _submit(
     if table.status != Table.Status.PLAYING:
         raise errors.NotPlaying()
     with table_state.locked(table) as state:
-        seat_number = who.seat_in(seats_of(table, state))
+        seat_number = who.seat_in(table_seats(table, state))
         if seat_number is None:
             raise errors.NotSeated()
         if client_id is not None and (seat_number, client_id) in state.client_ids:
@@ -219,7 +218,7 @@ def _commit_optimistic(
     now = timezone.now()
     version = state.version + 1
     seats = state.seats or []
-    deadline = next_deadline(table, state, seats, now)
+    deadline = turn_deadline(table, state, seats, now)
     row = TableAction(
         table_id=table.pk,
         version=version,
@@ -236,7 +235,7 @@ def _commit_optimistic(
     table.deadline = deadline
     if client_id is not None:
         state.client_ids.add((seat_number, client_id))
-    broadcast.announce(
+    broadcast.views_announce(
         table,
         state,
         seats,
@@ -245,7 +244,7 @@ def _commit_optimistic(
         revealed=None,
         change=_plain_change(row),
     )
-    broadcast.schedule_next(table, state, seats)
+    broadcast.turn_schedule(table, state, seats)
     return common.Applied(version=version, events=[table_state.event_to_dict(e) for e in events])
 
 
@@ -311,7 +310,7 @@ def _commit_action(
     state.version = table.version
     if client_id is not None:
         state.client_ids.add((seat_number, client_id))
-    seats = seats_of(table, state)
+    seats = table_seats(table, state)
     seat = seats[seat_number]
     fields = ["version", "deadline"]
     if source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row):
@@ -340,21 +339,21 @@ def _commit_action(
         and len(match.results) >= table.finish_after_deals
     )
     if match.awaiting_deal and not cut:
-        revealed = _reveal(table, dealing)
-        dealt_events, dealt = deal_next(table, state, now)
+        revealed = _dealing_reveal(table, dealing)
+        dealt_events, dealt = dealing_start(table, state, now)
         events.extend(dealt_events)
     elif match.over or cut:
-        revealed = _reveal(table, dealing)
+        revealed = _dealing_reveal(table, dealing)
         table.status = Table.Status.FINISHED
         table.finished_at = now
         fields += ["status", "finished_at"]
-        result = written = write_result(
+        result = written = match_result_create(
             table, state, seats, now, finished_by=table.finishing_by if cut else _ended_by(match)
         )
         transaction.on_commit(
             lambda: match_finished.send(sender=MatchResult, result_id=written.pk, table_id=table.pk)
         )
-    table.deadline = next_deadline(table, state, seats, now)
+    table.deadline = turn_deadline(table, state, seats, now)
     table.save(update_fields=fields)
     state.table = table
     change: dict[str, Any] | None = None
@@ -376,7 +375,7 @@ def _commit_action(
                 "client_seeds": dealt.client_seeds,
                 "from_dealer": dealt.from_dealer,
             }
-    broadcast.announce(
+    broadcast.views_announce(
         table,
         state,
         seats,
@@ -386,13 +385,13 @@ def _commit_action(
         result=result,
         change=change,
     )
-    broadcast.schedule_next(table, state, seats)
+    broadcast.turn_schedule(table, state, seats)
     return common.Applied(
         version=table.version, events=[table_state.event_to_dict(e) for e in events]
     )
 
 
-def _reveal(table: Table, number: int) -> Dealing | None:
+def _dealing_reveal(table: Table, number: int) -> Dealing | None:
     """The dealing just played is revealed, unless it is a duplicate round's: its cards
     stay secret until every table of the round has played them."""
     if table.dealing_source:
@@ -403,7 +402,9 @@ def _reveal(table: Table, number: int) -> Dealing | None:
     return revealed
 
 
-def deal_next(table: Table, state: table_state.TableState, now: Any) -> tuple[list[Any], Dealing]:
+def dealing_start(
+    table: Table, state: table_state.TableState, now: Any
+) -> tuple[list[Any], Dealing]:
     """Deal the next dealing from its seeds, and publish the commitment of the one
     after it, so that players' clients can add their seeds while this deal is played.
     Returns the deal's events and the dealing dealt."""
@@ -413,12 +414,12 @@ def deal_next(table: Table, state: table_state.TableState, now: Any) -> tuple[li
     dealing.dealer = state.match.deal.dealer if state.match.deal is not None else None
     dealing.dealt_at = now
     dealing.save(update_fields=["dealer", "dealt_at"])
-    upcoming = new_dealing(table, number + 1)
+    upcoming = dealing_create(table, number + 1)
     state.next_dealing = {"number": upcoming.number, "commitment": upcoming.commitment}
     return events, dealing
 
 
-def new_dealing(table: Table, number: int) -> Dealing:
+def dealing_create(table: Table, number: int) -> Dealing:
     """The table's dealing ``number``: a fresh secret seed, or, at a duplicate round's
     table, the round's sequence's ``number``-th seed (docs/fair-dealing.md)."""
     source = table.dealing_source
@@ -439,7 +440,7 @@ def new_dealing(table: Table, number: int) -> Dealing:
     )
 
 
-def write_result(
+def match_result_create(
     table: Table,
     state: table_state.TableState,
     seats: list[Seat],
@@ -482,25 +483,3 @@ def placements(scores: list[int], winner: int | None, resigned: list[bool]) -> l
     return places_by_score(
         scores, winner=winner, last={seat for seat, gone in enumerate(resigned) if gone}
     )
-
-
-def seats_of(table: Table, state: table_state.TableState) -> list[Seat]:
-    """The table's seats in seat order, kept with the state between actions and read
-    again only when ``table.seats_version`` says they changed."""
-    if state.seats is None or state.seats_version != table.seats_version:
-        state.seats = list(
-            Seat.objects.filter(table_id=table.pk).select_related("user").order_by("number")
-        )
-        state.seats_version = table.seats_version
-    return state.seats
-
-
-def next_deadline(table: Table, state: table_state.TableState, seats: list[Seat], now: Any) -> Any:
-    """When the seat to act runs out of time. For a seat a bot plays it is a safety net:
-    the sweep plays for it if its scheduled turn got lost (a worker died)."""
-    seat = state.match.to_act
-    if seat is None or table.status != Table.Status.PLAYING:
-        return None
-    if seats[seat].played_by_bot:
-        return now + timedelta(seconds=settings.GAMES_BOT_DELAY + settings.GAMES_BOT_GRACE)
-    return now + timedelta(seconds=table.move_seconds)

@@ -15,13 +15,13 @@ from django.utils import timezone
 from games import bot_queue, realtime, scheduler, selectors
 from games import state as table_state
 from games.models import Dealing, MatchResult, Seat, Table
-from games.services import actions
+from games.services import turns
 from games.signals import table_changed
 
 log = logging.getLogger(__name__)
 
 
-def schedule_next(table: Table, state: table_state.TableState, seats: list[Seat]) -> None:
+def turn_schedule(table: Table, state: table_state.TableState, seats: list[Seat]) -> None:
     seat = state.match.to_act
     if seat is None or table.status != Table.Status.PLAYING or not seats[seat].played_by_bot:
         return
@@ -34,16 +34,16 @@ def schedule_next(table: Table, state: table_state.TableState, seats: list[Seat]
     )
 
 
-def reschedule(table: Table, seats: list[Seat]) -> None:
+def turn_reschedule(table: Table, seats: list[Seat]) -> None:
     """After a seat changed hands (resigned, away, back): a fresh clock for the seat
     to act, and a bot's turn if a bot plays it now."""
     with table_state.locked(table) as state:
-        table.deadline = actions.next_deadline(table, state, seats, timezone.now())
+        table.deadline = turns.turn_deadline(table, state, seats, timezone.now())
         table.save(update_fields=["deadline"])
-        schedule_next(table, state, seats)
+        turn_schedule(table, state, seats)
 
 
-def announce(
+def views_announce(
     table: Table,
     state: table_state.TableState,
     seats: list[Seat],
@@ -94,7 +94,7 @@ def announce(
     )
 
 
-def after_seats_change(table: Table) -> None:
+def seats_announce(table: Table) -> None:
     """Seats or status changed: connections re-read the table, the lobby refreshes."""
     table_id = table.pk
     Table.objects.filter(pk=table_id).update(seats_version=F("seats_version") + 1)

@@ -11,7 +11,7 @@ from games import bot_queue, errors, scheduler
 from games import state as table_state
 from games.bots import make_bot
 from games.models import Table, TableAction
-from games.services import actions
+from games.services import actions, turns
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
             seat = state.match.to_act
             if seat is None:
                 return False
-            seats = actions.seats_of(table, state)
+            seats = turns.table_seats(table, state)
             view = state.match.view(seat)
     except errors.StaleVersion:
         return False

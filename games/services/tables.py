@@ -22,7 +22,7 @@ from games.engine import (
 )
 from games.engine.fair import validate_client_seed
 from games.models import BY_THE_RULES, Dealing, FinishedBy, MatchResult, Seat, Table
-from games.services import actions, broadcast, common, limits
+from games.services import actions, broadcast, common, limits, turns
 from games.signals import match_finished, table_joining, table_opened
 from games.table_rules import MOVE_SECONDS_RANGE, table_options, target_refusal
 
@@ -65,8 +65,8 @@ def table_create(
         dealing_source=dealing_source,
     )
     Seat.objects.create(table=table, number=0, user=user)
-    actions.new_dealing(table, 0)
-    broadcast.after_seats_change(table)
+    actions.dealing_create(table, 0)
+    broadcast.seats_announce(table)
     return table
 
 
@@ -121,7 +121,7 @@ def table_join(*, table: Table | int, user: User, invite_code: str | None = None
         raise errors.AlreadySeated()
     table_joining.send(sender=Table, table=table, user=user)
     seat = Seat.objects.create(table=table, number=_free_seat(table, seats), user=user)
-    broadcast.after_seats_change(table)
+    broadcast.seats_announce(table)
     return seat
 
 
@@ -139,7 +139,7 @@ def table_leave(*, table: Table | int, user: User) -> None:
         table.status = Table.Status.ABANDONED
         table.finished_at = timezone.now()
         table.save(update_fields=["status", "finished_at"])
-    broadcast.after_seats_change(table)
+    broadcast.seats_announce(table)
 
 
 @transaction.atomic
@@ -162,7 +162,7 @@ def seat_fill_with_bot(
     elif any(s.number == number for s in seats):
         raise errors.TableFull("that seat is taken")
     seat = Seat.objects.create(table=table, number=number, bot_level=level)
-    broadcast.after_seats_change(table)
+    broadcast.seats_announce(table)
     return seat
 
 
@@ -222,17 +222,17 @@ def table_start(
         match=Match.empty(Options.from_dict(table.options), first_dealer=first_dealer),
         dealing=-1,
     )
-    events, _ = actions.deal_next(table, state, now)
-    table.deadline = actions.next_deadline(table, state, seats, now)
+    events, _ = actions.dealing_start(table, state, now)
+    table.deadline = turns.turn_deadline(table, state, seats, now)
     table.save(
         update_fields=[
             "status", "first_dealer", "started_at", "version", "deadline", "started_from"
         ]
     )  # fmt: skip
     table_state.forget(table.pk)
-    broadcast.announce(table, state, seats, events, sheet_rows=[], revealed=None)
-    broadcast.schedule_next(table, state, seats)
-    broadcast.after_seats_change(table)
+    broadcast.views_announce(table, state, seats, events, sheet_rows=[], revealed=None)
+    broadcast.turn_schedule(table, state, seats)
+    broadcast.seats_announce(table)
     return table
 
 
@@ -315,8 +315,8 @@ def table_resign(*, table: Table | int, user: User) -> None:
         # Nobody is left to play: the match ends here, with its result (resigned last).
         _finish_now(table, FinishedBy.RESIGNED)
     else:
-        broadcast.reschedule(table, seats)
-    broadcast.after_seats_change(table)
+        broadcast.turn_reschedule(table, seats)
+    broadcast.seats_announce(table)
 
 
 def _locked_playing_seat(table_id: int, user: User) -> tuple[Table, Seat]:
@@ -346,7 +346,7 @@ def table_abandon(*, table: Table | int) -> None:
         table.finished_at = timezone.now()
         table.deadline = None
         table.save(update_fields=["status", "finished_at", "deadline"])
-    broadcast.after_seats_change(table)
+    broadcast.seats_announce(table)
 
 
 @transaction.atomic
@@ -380,7 +380,7 @@ def table_finish_now(*, table: Table | int, finished_by: str = FinishedBy.TIME) 
     if table.status != Table.Status.PLAYING:
         raise errors.NotPlaying()
     result = _finish_now(table, finished_by)
-    broadcast.after_seats_change(table)
+    broadcast.seats_announce(table)
     return result
 
 
@@ -393,9 +393,9 @@ def _finish_now(table: Table, finished_by: str) -> MatchResult:
     table.deadline = None
     table.save(update_fields=["status", "finished_at", "deadline"])
     with table_state.locked(table) as state:
-        result = actions.write_result(table, state, seats, now, finished_by=finished_by)
+        result = actions.match_result_create(table, state, seats, now, finished_by=finished_by)
         # The other processes drop their copies as the update reaches them.
-        broadcast.announce(
+        broadcast.views_announce(
             table,
             state,
             seats,
@@ -425,8 +425,8 @@ def seat_return(*, table_id: int, user: Visitor) -> None:
         seat.away = False
         seat.timeouts_in_row = 0
         seat.save(update_fields=["away", "timeouts_in_row"])
-        broadcast.reschedule(table, list(table.seats.select_related("user")))
-        broadcast.after_seats_change(table)
+        broadcast.turn_reschedule(table, list(table.seats.select_related("user")))
+        broadcast.seats_announce(table)
 
 
 @transaction.atomic

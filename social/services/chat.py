@@ -28,6 +28,15 @@ from core.unstorable import storable
 from games.models import Seat, Table
 from social import errors, realtime, wordfilter
 from social.models import ChatBan, ChatMessage, ChatReport, ChatSettings, TableChat
+from social.selectors import (
+    chat_off_for,
+    may_moderate,
+    message_readable,
+    table_chat_off,
+    tournament_chat_access,
+    tournament_of,
+    watchable_table,
+)
 
 Room = ChatMessage.Room
 
@@ -61,25 +70,6 @@ def _clean(text: str) -> str:
             _("A message has at most %(n)s characters.") % {"n": settings.SOCIAL_CHAT_MAX_LENGTH}
         )
     return text
-
-
-def chat_off_for(user_id: int) -> bool:
-    return ChatSettings.objects.filter(user_id=user_id, chat_off=True).exists()
-
-
-def table_chat_off(table_id: int) -> bool:
-    return TableChat.objects.filter(table_id=table_id, chat_off=True).exists()
-
-
-def tournament_of(table_id: int) -> int | None:
-    """The tournament a table belongs to (a round's table), if any."""
-    from tournaments.models import Assignment
-
-    return (
-        Assignment.objects.filter(table_id=table_id)
-        .values_list("round__tournament_id", flat=True)
-        .first()
-    )
 
 
 def banned(user_id: int, tournament_id: int | None, table_id: int | None = None) -> bool:
@@ -127,8 +117,6 @@ def chat_say(
         hide_from: list[int] | None = None
         place: dict[str, Any]
         if table_id is not None:
-            from social.selectors import watchable_table
-
             table = watchable_table(table_id=table_id, user=user, invite_code=invite_code)
             if table_chat_off(table.pk):
                 raise errors.ChatOff()
@@ -140,8 +128,6 @@ def chat_say(
             place = {"table": table}
         else:
             assert tournament_id is not None
-            from social.selectors import tournament_chat_access
-
             access = tournament_chat_access(user=user, tournament_id=tournament_id)
             if access.closed:
                 raise errors.Forbidden(_("The tournament was cancelled: its chat is closed."))
@@ -167,8 +153,6 @@ def chat_report(
     """``user`` reports a message he may read (``social.selectors.readable_messages``: a
     private table's with a seat or its invite code) to the moderators, once per message.
     A message he may not read is "no such message", as one that does not exist."""
-    from social.selectors import message_readable
-
     if not storable(reason or ""):
         raise errors.Invalid(UNSTORABLE)
     message = message_readable(user=user, message_id=message_id, invite_code=invite_code)
@@ -182,24 +166,6 @@ def chat_report(
         defaults={"reason": (reason or "").strip()[:REPORT_REASON_MAX]},
     )
     return report
-
-
-def site_moderator(user: User) -> bool:
-    """The staff who moderate the whole site: superusers and staff given the
-    permission to change chat messages."""
-    return user.is_active and user.is_staff and user.has_perm("social.change_chatmessage")
-
-
-def may_moderate(*, user: User, tournament_id: int | None) -> bool:
-    """The site's moderators everywhere; an event's organiser in his event (its chat and
-    its tables' chat)."""
-    if site_moderator(user):
-        return True
-    if tournament_id is None:
-        return False
-    from tournaments.models import Tournament
-
-    return Tournament.objects.filter(pk=tournament_id, created_by=user).exists()
 
 
 def message_place(message: ChatMessage) -> dict[str, int | None]:

@@ -37,7 +37,7 @@ def announcement_to_chat(*, announcement: Announcement) -> ChatMessage | None:
     return message
 
 
-def _remind(t: Tournament, user_ids: list[int], kind: str, minutes: int) -> int:
+def _remind(tournament: Tournament, user_ids: list[int], kind: str, minutes: int) -> int:
     """One reminder of ``kind`` for each of ``user_ids`` not reminded yet. It is stored
     as a kind and its minutes and put into words when read, in the reader's language."""
     from tournaments import notices
@@ -46,12 +46,12 @@ def _remind(t: Tournament, user_ids: list[int], kind: str, minutes: int) -> int:
     for uid in user_ids:
         try:
             with transaction.atomic():
-                Reminder.objects.create(tournament=t, user_id=uid, kind=kind)
+                Reminder.objects.create(tournament=tournament, user_id=uid, kind=kind)
         except IntegrityError:
             continue  # reminded already (by a run of the task on another worker)
         fresh.append(uid)
     notices.notifications_create(
-        tournament=t,
+        tournament=tournament,
         user_ids=fresh,
         kind=(
             Notification.Kind.CHECK_IN_SOON
@@ -59,7 +59,7 @@ def _remind(t: Tournament, user_ids: list[int], kind: str, minutes: int) -> int:
             else Notification.Kind.STARTS_SOON
         ),
         params={"minutes": minutes},
-        url=reverse("tournaments:detail", args=[t.pk]),
+        url=reverse("tournaments:detail", args=[tournament.pk]),
     )
     return len(fresh)
 
@@ -75,15 +75,15 @@ def reminders_send(*, now: datetime | None = None) -> int:
     due = Tournament.objects.filter(
         status__in=Tournament.ENTERABLE, starts_at__gt=now, starts_at__lte=soon
     )
-    for t in due:
-        minutes = max(1, round((t.starts_at - now).total_seconds() / 60))
+    for tournament in due:
+        minutes = max(1, round((tournament.starts_at - now).total_seconds() / 60))
         rows = list(
-            t.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).values_list(
+            tournament.registrations.filter(status__in=(R.REGISTERED, R.CHECKED_IN)).values_list(
                 "user_id", "status"
             )
         )
-        must_check_in = [u for u, s in rows if t.check_in_minutes and s == R.REGISTERED]
+        must_check_in = [u for u, s in rows if tournament.check_in_minutes and s == R.REGISTERED]
         playing = [u for u, s in rows if u not in must_check_in]
-        sent += _remind(t, playing, Reminder.Kind.START, minutes)
-        sent += _remind(t, must_check_in, Reminder.Kind.CHECK_IN, minutes)
+        sent += _remind(tournament, playing, Reminder.Kind.START, minutes)
+        sent += _remind(tournament, must_check_in, Reminder.Kind.CHECK_IN, minutes)
     return sent

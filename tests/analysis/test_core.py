@@ -124,7 +124,7 @@ def _contract_thrown_away(seed: int) -> tuple[dict[str, Any], int, int, dict[str
         deal = match.deal
         assert deal is not None
         seat = item["seat"]
-        if deal.phase is Phase.PLAY and seat == deal.declarer and deal.trick_no >= 5:
+        if deal.phase is Phase.PLAY and seat == deal.declarer and deal.tricks_played >= 5:
             made = {}
             for action in match.legal_actions():
                 after = deal.copy()

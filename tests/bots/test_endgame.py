@@ -37,7 +37,7 @@ def _position(players: int, seed: int, tricks_left: int, ace_marriage: bool) -> 
     assert deal is not None
     while deal.phase not in (Phase.PLAY, Phase.COMPLETE):
         deal.apply(rng.choice(list(deal.legal_actions())))
-    stop = tricks_left * deal.k - rng.randrange(deal.k)
+    stop = tricks_left * deal.trick_size - rng.randrange(deal.trick_size)
     while deal.phase is Phase.PLAY and cards_left(deal) > stop:
         deal.apply(rng.choice(list(deal.legal_actions())))
     return deal if deal.phase is Phase.PLAY else None
@@ -77,7 +77,7 @@ def test_the_card_a_solve_remembers_is_the_first_one_that_keeps_the_value(
     solver = solver_for(deal)
     value = solve(deal, solver)
     remembered = solver.line_card(
-        tuple(deal.hands), tuple(deal.trick), deal.to_act, deal.trump, deal.trick_no > 0, value
+        tuple(deal.hands), tuple(deal.trick), deal.to_act, deal.trump, deal.tricks_played > 0, value
     )
     decl = deal.declarer
     before = deal.points[decl] + deal.marriages[decl]
@@ -114,7 +114,7 @@ def test_a_declarer_with_every_trump_master_takes_every_point_left() -> None:
         options, dealer=2, hands=[0xFF, 0xFF << 8, 0xFF << 16], declarer=0, contract=100
     )
     deal.hands = hands
-    deal.trick_no = 5
+    deal.tricks_played = 5
     deal.trump = 0
     everything = sum(__import__("games.engine.cards", fromlist=["CARD_POINTS"]).CARD_POINTS[c]
                      for h in hands for c in range(24) if h >> c & 1)  # fmt: skip

@@ -444,3 +444,19 @@ def cli(args: Sequence[str], stdin: str | None = None) -> subprocess.CompletedPr
         text=True,
         timeout=60,
     )
+
+
+NO_REDEAL = {"redeal": False}
+
+
+def only_entry(rec: str) -> dict[str, Any]:
+    """The one deal entry of a one-deal record's replay."""
+    out = ok(rec)
+    assert len(out["deals"]) == 1
+    entry: dict[str, Any] = out["deals"][0]
+    return entry
+
+
+def forced_declarer_deal(lay: Layout, contract: int | None, **kw: Any) -> str:
+    """Seat 1 is declarer at the forced 100 (seats 2 and 0 pass)."""
+    return layout_deal(lay, dealer=0, declarer=1, bid=100, contract=contract, **kw)

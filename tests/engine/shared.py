@@ -1,13 +1,15 @@
-"""What several engine test modules share: docs/spec.md §7 written out by hand, and a
-Hypothesis strategy over every option set."""
+"""What several engine test modules share: docs/spec.md §7 written out by hand, a
+Hypothesis strategy over every option set, and matches played at random to a point."""
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any
 
 from hypothesis import strategies as st
 
-from games.engine import BarrelBidding, Bolts, Options
+from games.engine import BarrelBidding, Bolts, Match, Options, Pass, Phase
 
 # docs/spec.md §7, written out by hand (not read from the engine).
 RULES_DEFAULTS: dict[str, Any] = {
@@ -81,3 +83,38 @@ options_st = _options_st.flatmap(
         lambda pure: o.replace(boards_from_zero=True) if pure and o.deals is not None else o
     )
 )
+
+
+def snapshot(match: Match) -> tuple[Any, ...]:
+    """Everything observable about a match."""
+    seats = (*range(match.players), None)
+    return (
+        json.dumps(match.to_record()),
+        [match.view(s) for s in seats],
+        match.to_act,
+        list(match.legal_actions()),
+        list(match.results),
+        list(match.scores),
+    )
+
+
+def advance(match: Match, rng: random.Random, steps: int) -> Match:
+    for _ in range(steps):
+        if match.over:
+            break
+        match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+def match_in_phase(phase: Phase, players: int = 3, **options: Any) -> Match:
+    """A seeded match played at random until ``phase`` comes up."""
+    for seed in range(200):
+        match = Match.new(Options(players=players, **options), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if match.phase is phase:
+                return match
+            legal = match.legal_actions()
+            # Pass a lot so that declarers at the forced 100 are common.
+            match.apply(Pass() if Pass() in legal and rng.random() < 0.7 else rng.choice(legal))
+    raise AssertionError(f"no {phase} reached")

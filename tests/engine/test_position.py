@@ -83,7 +83,7 @@ def test_a_guess_with_a_card_already_played_is_refused() -> None:
     rng = random.Random(5)
     match = Match.new(Options(), seed=5)
     while match.deal is not None and not (
-        match.deal.phase is Phase.PLAY and match.deal.trick_no >= 1
+        match.deal.phase is Phase.PLAY and match.deal.tricks_played >= 1
     ):
         match.apply(rng.choice(list(match.legal_actions())))
     assert match.deal is not None

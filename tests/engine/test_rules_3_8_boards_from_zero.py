@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 
 from games.engine import InvalidOptions, Match, Options, Outcome, Phase
+from tests.engine.random_play import choose, seeds, style_st
 from tests.engine.records import SWEEP, deal_with, err, layout_deal, ok, record
 from tests.engine.shared import options_st
-from tests.engine.test_engine_properties import choose, seeds, style_st
 from tests.engine.test_rules_3_match import ARRIVE_0, BOLTS_OFF, match
 
 PURE = {"deals": 8, "boards_from_zero": True}

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from games.models import Table
 from social.forms import ChallengeForm
-from social.services.chat import table_chat_off
+from social.selectors import table_chat_off
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,29 +1,14 @@
-"""Property tests of the rules engine: random legal play of long stretches of matches.
-
-Every test draws a table (any option set of docs/spec.md §7, two to four players), a deal seed
-and a playing style, plays random legal actions through the public API and checks an
-invariant after every action or every deal. The expectations come from docs/spec.md through a
-small independent model (:class:`Model`) that follows the events and the cards; it never
-asks the engine what the rules are.
-
-The number of actions per example is capped so that the module stays fast; the styles
-(pass-happy bidders, lowest contracts, greedy play) make matches move towards the barrel,
-bolts and wins within the cap.
-"""
+"""An independent model of the rules (docs/spec.md §2-§6), followed through the events:
+it predicts the legal actions and the results, and never asks the engine what the rules
+are. The property tests check the engine against it."""
 
 from __future__ import annotations
 
-import json
-import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from games.engine import (
-    CARDS,
     BarrelBidding,
     Bid,
     Bolts,
@@ -31,157 +16,25 @@ from games.engine import (
     Contract,
     Dark,
     Give,
-    IllegalAction,
     Look,
     Match,
-    NotYourTurn,
     Outcome,
     Pass,
     Phase,
     Play,
     Redeal,
     WriteOff,
-    replay,
 )
 from games.engine import events as ev
-from games.engine.views import known_cards
-from tests.engine.shared import options_st
-
-EXAMPLES = settings.default.max_examples  # 100 in the "ci" profile
-
-
-def examples(fraction: float) -> settings:
-    return settings(max_examples=max(5, int(EXAMPLES * fraction)))
-
-
-# --------------------------------------------------------------------------- docs/spec.md §1
-
-FULL = (1 << 24) - 1
-POINTS = {"9": 0, "J": 2, "Q": 3, "K": 4, "T": 10, "A": 11}
-ORDER = "9JQKTA"  # low to high within a suit
-MARRIAGE = {"S": 40, "C": 60, "D": 80, "H": 100}
-NAME = {c.index: str(c) for c in CARDS}
-BY_NAME = {str(c): c for c in CARDS}
-
-
-def names(mask: int) -> set[str]:
-    return {str(c) for c in CARDS if mask & c.mask}
-
-
-def mask_of(cards: Any) -> int:
-    m = 0
-    for c in cards:
-        m |= BY_NAME[str(c)].mask
-    return m
-
-
-def points(cards: Any) -> int:
-    return sum(POINTS[str(c)[0]] for c in cards)
-
-
-def marriages(cards: set[str], ace_marriage: bool) -> int:
-    total = sum(v for s, v in MARRIAGE.items() if "K" + s in cards and "Q" + s in cards)
-    if ace_marriage and all("A" + s in cards for s in MARRIAGE):
-        total += 200
-    return total
-
-
-def round5(x: Fraction | int) -> int:
-    """docs/spec.md notation: 5 * floor((x + 2) / 5)."""
-    return 5 * ((Fraction(x) + 2) // 5)
-
-
-def trick_winner(trick: list[tuple[int, str]], trump: str | None) -> int:
-    """§2.6: the highest trump, else the highest card of the suit led."""
-    trumps = [(ORDER.index(c[0]), s) for s, c in trick if c[1] == trump]
-    if trumps:
-        return max(trumps)[1]
-    led = trick[0][1][1]
-    return max((ORDER.index(c[0]), s) for s, c in trick if c[1] == led)[1]
-
-
-def popcount(m: int) -> int:
-    return bin(m).count("1")
-
-
-# --------------------------------------------------------------------------- strategies
-
-
-@dataclass(frozen=True)
-class Style:
-    """How the random players choose among the legal actions."""
-
-    pass_p: float  # in the bidding, pass this often (else any legal call)
-    low_contract_p: float  # name the lowest contract this often (else anything legal)
-    greedy_p: float  # play the highest-ranked legal card this often (else any)
-    dark_p: float  # say dark this often when asked
-    redeal_p: float  # ask for a redeal this often when allowed
-    help_declarer: bool  # the declarer plays his best card, the defenders their worst
-    eager_sitter: bool  # the sitter on the barrel always bids when he can
-
-
-style_st = st.builds(
-    Style,
-    pass_p=st.sampled_from([0.0, 0.5, 0.8, 0.95]),
-    low_contract_p=st.sampled_from([0.0, 0.8, 0.97]),
-    greedy_p=st.sampled_from([0.0, 0.5, 0.9]),
-    dark_p=st.sampled_from([0.0, 0.5, 0.9]),
-    redeal_p=st.sampled_from([0.0, 0.5, 1.0]),
-    help_declarer=st.booleans(),
-    eager_sitter=st.booleans(),
+from tests.engine.spec_cards import (
+    BY_NAME,
+    MARRIAGE,
+    marriages,
+    names,
+    points,
+    round5,
+    trick_winner,
 )
-
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
-
-
-def rank(a: Any) -> tuple[int, int]:
-    return (ORDER.index(str(a.card)[0]), a.card.index)
-
-
-def choose(rng: random.Random, match: Match, legal: Any, style: Style) -> Any:
-    kinds = {type(a) for a in legal}
-    if Redeal in kinds and rng.random() < style.redeal_p:
-        return Redeal()
-    if Play in kinds:
-        if style.help_declarer:
-            declarer = match.view(None).declarer
-            return (max if match.to_act == declarer else min)(legal, key=rank)
-        if rng.random() < style.greedy_p:
-            return max(legal, key=rank)
-        return rng.choice(legal)
-    if Dark in kinds:
-        return Dark() if rng.random() < style.dark_p else Look()
-    if Bid in kinds and style.eager_sitter and match.to_act == match.sitter:
-        return min((a for a in legal if type(a) is Bid), key=lambda a: a.value)
-    if Bid in kinds or (Pass in kinds and len(legal) <= 2):
-        if rng.random() < style.pass_p:
-            return Pass()
-        return rng.choice(legal)
-    if Contract in kinds:
-        if rng.random() < style.low_contract_p:
-            return min((a for a in legal if type(a) is Contract), key=lambda a: a.value)
-        return rng.choice(legal)
-    return rng.choice(legal)
-
-
-def drive(match: Match, seed: int, style: Style, max_actions: int, observe: Any = None) -> None:
-    """Play up to ``max_actions`` random legal actions; ``observe(match, deal, action,
-    events, legal)`` runs before (with events None) and after each."""
-    rng = random.Random(seed)
-    for _ in range(max_actions):
-        if match.over:
-            return
-        legal = match.legal_actions()
-        action = choose(rng, match, legal, style)
-        deal = match.deal
-        if observe is not None:
-            observe(match, deal, action, None, legal)
-        events = match.apply(action, seat=match.to_act)
-        if observe is not None:
-            observe(match, deal, action, events, legal)
-
-
-# --------------------------------------------------------------------------- the model
 
 
 @dataclass
@@ -211,7 +64,7 @@ class DealModel:
     trump: str | None = None
     trick: list[tuple[int, str]] = field(default_factory=list)
     leader: int | None = None
-    trick_no: int = 0
+    tricks_played: int = 0
     points: dict[int, int] = field(default_factory=dict)
     tricks: dict[int, int] = field(default_factory=dict)
     marr: dict[int, int] = field(default_factory=dict)
@@ -407,7 +260,7 @@ class Model:
             if match.phase is not Phase.DARK_DECISION:
                 assert match.to_act == self.expected_to_act()
         self.expected_marriage: tuple[str | None, int] | None = None
-        if type(action) is Play and not d.trick and d.trick_no >= 1:
+        if type(action) is Play and not d.trick and d.tricks_played >= 1:
             # §2.7: leading K or Q with its partner, or an ace holding all four aces.
             assert match.deal is not None
             hand = names(match.deal.hands[match.to_act])  # type: ignore[index]
@@ -488,7 +341,7 @@ class Model:
                 assert e.points == points(e.cards)
                 d.points[winner] += e.points
                 d.tricks[winner] += 1
-                d.trick_no += 1
+                d.tricks_played += 1
                 d.trick = []
                 d.leader = winner
             elif t is ev.DealScored:
@@ -669,364 +522,3 @@ class Model:
                         d.tricks[ln.seat],
                         d.marr[ln.seat],
                     )
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def deal_allowed_cards(deal: Any, model: DealModel, seat: int | None) -> int:
-    """What ``seat`` (None: a spectator) may know of the cards now (§2.3, §2.4, §6.1)."""
-    allowed = deal.played
-    talon = deal.talons[deal.talon_index] if deal.talon_index >= 0 else 0
-    if model.talon_public:
-        allowed |= talon
-    if seat is None:
-        return allowed
-    blind = seat == model.forced and (
-        deal.phase is Phase.DARK_DECISION or (deal.phase is Phase.BIDDING and model.dark_standing)
-    )
-    if not blind:
-        allowed |= deal.hands[seat]
-    if seat == model.declarer:
-        allowed |= talon
-        allowed |= sum(1 << c for c in deal.given if c >= 0)
-    if deal.given[seat] >= 0:
-        allowed |= 1 << deal.given[seat]
-    return allowed
-
-
-def state_of(match: Match) -> tuple[Any, ...]:
-    return (
-        match.results,
-        list(match.scores),
-        list(match.bolts),
-        match.sitter,
-        match.winner,
-        match.finished_by,
-        match.to_act,
-        match.phase,
-    )
-
-
-def live_replay(match: Match) -> dict[str, Any]:
-    """§8's replay output, worked out from the live match."""
-    out: dict[str, Any] = {"deals": [r.to_dict() for r in match.results], "winner": match.winner}
-    out["finished_by"] = match.finished_by.value if match.finished_by is not None else None
-    if match.over:
-        out["placements"] = match.placements
-    else:
-        out["next"] = {"seat": match.to_act, "legal": [a.to_dict() for a in match.legal_actions()]}
-    return out
-
-
-def canonical(out: dict[str, Any]) -> dict[str, Any]:
-    """``legal`` is a set (§8): sort it."""
-    out = json.loads(json.dumps(out))
-    if "next" in out:
-        out["next"]["legal"] = sorted(
-            out["next"]["legal"], key=lambda a: json.dumps(a, sort_keys=True)
-        )
-    return out
-
-
-def universe(players: int) -> list[Any]:
-    """Every well-formed action worth trying, legal or not."""
-    out: list[Any] = [
-        Pass(),
-        Redeal(),
-        Dark(),
-        Look(),
-        WriteOff(),
-        ChooseTalon(0),
-        ChooseTalon(1),
-        ChooseTalon(2),
-    ]
-    out += [Bid(v) for v in (*range(95, 560, 5), 101, 0, -5, 1005)]
-    out += [Contract(v) for v in (*range(95, 560, 5), 121, 0)]
-    out += [Play(c) for c in CARDS]
-    out += [Give(to, c) for to in (-1, *range(players), players) for c in CARDS]
-    return out
-
-
-# --------------------------------------------------------------------------- the tests
-
-
-@examples(0.5)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_cards_are_conserved_after_every_action(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-    n_tricks = 11 if options.players == 2 else 8
-
-    def observe(match, deal, action, events, legal):
-        deal = match.deal
-        parts = [*deal.hands, deal.played]
-        parts += [t for i, t in enumerate(deal.talons) if i != deal.talon_index]
-        union = 0
-        for p in parts:
-            union |= p
-        assert union == FULL and sum(popcount(p) for p in parts) == 24, "§1: 24 cards, each once"
-        in_tricks = mask_of(NAME[c] for t in deal.history for _, c in t) | mask_of(
-            NAME[c] for c in deal.trick
-        )
-        assert in_tricks == deal.played
-        if deal.phase is Phase.PLAY:
-            in_trick = set(deal.trick_seats)
-            for s in range(options.players):
-                want = 0 if s == deal.resting else n_tricks - deal.trick_no - (s in in_trick)
-                assert popcount(deal.hands[s]) == want
-
-    drive(match, play, style, 600, observe)
-
-
-@examples(0.5)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_every_played_deal_has_120_card_points_in_its_tricks(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-    seen = []
-
-    def observe(match, deal, action, events, legal):
-        if events is None or deal.phase is not Phase.COMPLETE:
-            return
-        result = match.results[-1]
-        tricks = [NAME[c] for t in deal.history for _, c in t]
-        if result.outcome in (Outcome.REDEAL, Outcome.WRITTEN_OFF):
-            assert tricks == []
-            return
-        unused = sum(points(names(t)) for i, t in enumerate(deal.talons) if i != deal.talon_index)
-        assert options.players == 2 or unused == 0
-        assert points(tricks) == 120 - unused == sum(deal.points)
-        assert len(tricks) == (22 if options.players == 2 else 24)
-        seen.append(result)
-
-    drive(match, play, style, 600, observe)
-
-
-@examples(0.4)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_someone_can_act_until_the_match_is_won(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-
-    def observe(match, deal, action, events, legal):
-        if match.over:
-            assert match.to_act is None and not match.legal_actions()
-            assert match.winner is not None or match.finished_by.value == "deals"
-            return
-        assert match.to_act is not None, "a deal is always in progress in a live match"
-        assert len(match.legal_actions()) > 0
-
-    drive(match, play, style, 1000, observe)
-    if match.over and match.finished_by.value == "deals":
-        # §3.7: the N-th counted deal was the last, and nobody won before it.
-        counted = [r for r in match.results if r.outcome is not Outcome.REDEAL]
-        assert len(counted) == options.deals and match.results[-1] is counted[-1]
-    elif match.over:
-        winner = match.winner
-        last = match.results[-1]
-        if options.barrel:
-            # §3.2: won only from the barrel, by making a contract.
-            assert last.declarer == winner and last.outcome is Outcome.MADE
-            assert match.scores[winner] == 880 + last.contract >= 1000
-        else:
-            assert match.scores[winner] >= options.target
-        try:
-            match.apply(Pass())
-        except IllegalAction:
-            pass
-        else:
-            raise AssertionError("an action was accepted after the match was won")
-
-
-@examples(0.3)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_every_legal_action_applies_and_no_other_does(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-    rng = random.Random(play ^ 0x5EED)
-    candidates = universe(options.players)
-
-    def observe(match, deal, action, events, legal):
-        if events is not None or rng.random() > 0.08:
-            return
-        before = match.to_record()
-        seat = match.to_act
-        legal_set = set(legal)
-        for a in legal:
-            match.copy().apply(a, seat=seat)
-        # One copy takes every rejected action: a rejection must leave it unchanged.
-        probe = match.copy()
-        for a in candidates:
-            if a in legal_set:
-                continue
-            try:
-                probe.apply(a, seat=seat)
-            except IllegalAction:
-                pass
-            else:
-                raise AssertionError(f"{a} was accepted but is not among the legal actions")
-        wrong = (seat + 1) % options.players
-        try:
-            probe.apply(legal[0], seat=wrong)
-        except NotYourTurn:
-            pass
-        else:
-            raise AssertionError("an action by a seat not to act was accepted")
-        assert probe.to_record() == before == match.to_record()
-        assert [probe.view(s) for s in (*range(options.players), None)] == [
-            match.view(s) for s in (*range(options.players), None)
-        ]
-
-    drive(match, play, style, 400, observe)
-
-
-@examples(0.4)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_legal_actions_and_results_follow_the_rules(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-    model = Model(match)
-
-    def observe(match, deal, action, events, legal):
-        if events is None:
-            model.before(match, action, legal)
-        else:
-            model.after(match, deal, events)
-
-    drive(match, play, style, 800, observe)
-
-
-@examples(0.25)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_record_round_trip_and_replay_reproduce_the_live_match(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-    rng = random.Random(play ^ 0xC0FFEE)
-    seats = (*range(options.players), None)
-
-    def check(match):
-        record = match.to_record()
-        text = json.dumps(record)
-        imported = Match.from_record(json.loads(text))
-        assert state_of(imported) == state_of(match)
-        assert set(imported.legal_actions()) == set(match.legal_actions())
-        assert [imported.view(s) for s in seats] == [match.view(s) for s in seats]
-        assert imported.to_record() == record
-        assert match.copy().to_record() == record
-        assert canonical(replay(json.loads(text))) == canonical(live_replay(match))
-
-    def observe(match, deal, action, events, legal):
-        if events is not None and (deal.phase is Phase.COMPLETE or rng.random() < 0.02):
-            check(match)
-
-    check(match)
-    drive(match, play, style, 300, observe)
-    check(match)
-
-
-@examples(0.3)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_views_hold_only_what_the_seat_may_know(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-    model = Model(match, check=False)
-    rng = random.Random(play ^ 0xF00D)
-    n = options.players
-
-    def look(match):
-        deal = match.deal
-        d = model.d
-        for s in (*range(n), None):
-            v = match.view(s)
-            allowed = deal_allowed_cards(deal, d, s)
-            assert known_cards(v) & ~allowed == 0, (
-                f"seat {s} sees {names(known_cards(v) & ~allowed)}"
-            )
-            if s is None:
-                assert v.hand is None and v.given_to_me is None and v.given_by_me == ()
-            blind = s == d.forced and (
-                deal.phase is Phase.DARK_DECISION
-                or (deal.phase is Phase.BIDDING and d.dark_standing)
-            )
-            if s is not None and s != d.resting and not blind:
-                assert mask_of(v.hand) == deal.hands[s], "a seat sees its own hand"
-            elif s is not None:
-                assert v.hand is None, "§5 resting dealer / §6.1 blind forced bidder: no hand"
-            if deal.talon_index >= 0:
-                sees_talon = d.talon_public or (s is not None and s == d.declarer)
-                assert (v.talon is not None) == sees_talon
-            if rng.random() < 0.15:
-                text = json.dumps(v.to_dict())
-                for c in names(FULL & ~allowed):
-                    assert f'"{c}"' not in text, f"seat {s}'s view JSON shows {c}"
-
-    def observe(match, deal, action, events, legal):
-        if events is None:
-            model.before(match, action, legal)
-        else:
-            model.after(match, deal, events)
-            if not match.over:
-                look(match)
-
-    look(match)
-    drive(match, play, style, 300, observe)
-
-
-@examples(0.5)
-@given(options=options_st, seed=seeds, play=seeds, style=style_st)
-def test_match_state_stays_within_the_rules_after_every_deal(options, seed, play, style):
-    match = Match.new(options, seed=seed)
-    n = options.players
-    prev = {"scores": [0] * n, "bolts": [0] * n, "barrel": None}
-
-    def observe(match, deal, action, events, legal):
-        if events is None or deal.phase is not Phase.COMPLETE:
-            return
-        r = match.results[-1]
-        assert all(x % 5 == 0 for x in r.deltas), "§2.8: deltas are multiples of 5"
-        assert all(x % 5 == 0 for x in r.scores)
-        if r.outcome is Outcome.REDEAL:
-            assert r.deltas == (0,) * n and r.contract is None
-            assert (list(r.scores), list(r.bolts), r.barrel) == (
-                prev["scores"],
-                prev["bolts"],
-                prev["barrel"],
-            )
-        if not options.barrel:
-            assert r.barrel is None and match.sitter is None
-        if options.bolts is Bolts.OFF:
-            assert r.bolts == (0,) * n
-        assert all(0 <= b < 3 for b in r.bolts), "§3.3: three bolts cost 120 and reset"
-        if r.outcome in (Outcome.MADE, Outcome.FAILED):
-            c = 240 if r.dark else r.contract
-            assert abs(r.deltas[r.declarer]) == c, "§2.8: the declarer scores ±C (±240 dark)"
-            assert (r.deltas[r.declarer] > 0) == (r.outcome is Outcome.MADE)
-        if options.boards_from_zero:
-            # §3.8: nothing is carried; the scores are the sums of the deltas.
-            assert r.bolts == (0,) * n and r.barrel is None
-            assert [a + d for a, d in zip(prev["scores"], r.deltas)] == list(r.scores)
-            assert match.finished_by is None or match.finished_by.value == "deals"
-        elif match.winner is None and options.barrel:
-            if r.barrel is not None:
-                assert r.scores[r.barrel] == 880, "§3: the sitter's score is 880"
-            assert all(x < 880 for s, x in enumerate(r.scores) if s != r.barrel)
-            assert 0 <= match.view(None).barrel_attempts < 3
-        if not match.over:
-            nxt = match.view(None).dealer
-            step = 0 if r.outcome is Outcome.REDEAL else 1
-            assert nxt == (r.dealer + step) % n, "§2.1: the dealer rotates, not after a redeal"
-        prev.update(scores=list(r.scores), bolts=list(r.bolts), barrel=r.barrel)
-
-    drive(match, play, style, 1000, observe)
-
-
-@examples(0.2)
-@given(options=options_st, seed=st.one_of(seeds, st.text(max_size=8)), play=seeds, style=style_st)
-def test_same_seed_deals_and_plays_the_same_match(options, seed, play, style):
-    runs = []
-    for _ in range(2):
-        match = Match.new(options, seed=seed)
-        log: list[Any] = []
-
-        def observe(m, d, a, e, legal, log=log):
-            log.append((a, e))
-
-        drive(match, play, style, 200, observe)
-        runs.append((match.to_record(), log, state_of(match)))
-    assert runs[0] == runs[1]
-    first = Match.new(options, seed=seed).to_record()["deals"][0]
-    assert first == runs[0][0]["deals"][0] | {"actions": []}
