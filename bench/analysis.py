@@ -1,4 +1,4 @@
-"""The computer analysis of a match (issue 30): what it costs and whether it can be trusted.
+"""The computer analysis of a match: what it costs and whether it can be trusted.
 
 - **Cost**: CPU seconds to analyse one seat of a whole match (3 players, played to its end
   by basic bots) at the documented budget (``analysis.core.SAMPLES`` worlds a decision,

@@ -1,4 +1,4 @@
-"""Bots against bots on duplicate deals (issue 4).
+"""Bots against bots on duplicate deals.
 
 For a pairing ``A:B`` every *group* is one layout of the cards (seeded), played once per
 seating of the two levels, so that each level plays each seat's cards and the luck of the
@@ -23,7 +23,7 @@ Printed per pairing:
   more than one legal action, measured inside ``decide``.
 
 Levels: ``random``, ``basic``, ``strong``, ``master`` and, in this bench only,
-``strong-v1`` (the strong bot before issue 18, ``bench/strong_v1.py``). ``strong`` and
+``strong-v1`` (the previous strong bot, ``bench/strong_v1.py``). ``strong`` and
 ``strong-v1`` think with ``--seconds``/``--samples`` (default: the live budget), ``master``
 with ``--master-seconds``/``--master-samples``. ``--memory N`` also measures the peak
 memory of N decisions per level (tracemalloc, one process). ``--json FILE`` writes every

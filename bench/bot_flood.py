@@ -1,6 +1,6 @@
-"""One account floods the bots (issue 32): another player's wait for his next turn.
+"""One account floods the bots: another player's wait for his next turn.
 
-The attack of issue 32: one account sends twelve ``POST /api/v1/tables/play-bots/`` with
+The attack: one account sends twelve ``POST /api/v1/tables/play-bots/`` with
 ``level: master`` at once and plays its own turns at once, so that its bots keep the
 bots' worker pool busy; another player, alone at a table with two basic bots, waits for
 his next turn. This script starts the full stack on this machine (``scripts/stack``: one

@@ -1,4 +1,4 @@
-"""What limits ``strong``: the same bot told the hidden cards, and given more worlds (issue 18).
+"""What limits ``strong``: the same bot told the hidden cards, and given more worlds.
 
 ``strong`` guesses the cards it cannot see (sampled worlds, read by the calls and the
 plays) and values each candidate by playing the world out with the ``policy.py`` rules

@@ -1,4 +1,4 @@
-"""The fault script (issue 15): the full stack plays on while its parts fail, one at a time.
+"""The fault script: the full stack plays on while its parts fail, one at a time.
 
 It starts everything of its own on this machine: a Redis server and a PostgreSQL
 instance (``initdb`` in a temporary directory, as the ``postgres`` user when run as

@@ -1,7 +1,7 @@
 """The same Python work split over 1 to N processes: what the machine charges for it.
 
-Issue 19 measures the servers' CPU per action with 1, 2, 3 and 4 ASGI processes on this
-2-core machine (``bench/table_load.py``, docs/benchmarks.md section 4). This script takes
+``bench/table_load.py`` measures the servers' CPU per action with 1, 2, 3 and 4 ASGI processes on this
+2-core machine (docs/benchmarks.md section 4). This script takes
 the server out of the picture: a fixed amount of pure-Python work a second (bursts of
 complete engine deals, as many bursts a second in total as the table benchmark's actions)
 is done by 1, 2, ... N processes at once, each doing its share, every process sleeping

@@ -1,4 +1,4 @@
-"""Engine speed through the public API: random legal self-play (issue 3).
+"""Engine speed through the public API: random legal self-play.
 
 Prints, each the median of 5 runs of about a second:
 

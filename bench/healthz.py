@@ -1,4 +1,4 @@
-"""How long ``GET /healthz`` takes on a running server (issue 7: under 10 ms when healthy).
+"""How long ``GET /healthz`` takes on a running server (the aim: under 10 ms when healthy).
 
 Start the server first (``make stack``, or ``uvicorn config.asgi:application`` with
 ``DATABASE_URL`` and ``REDIS_URL`` set), then run::

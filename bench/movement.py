@@ -1,4 +1,4 @@
-"""Round-robin movement planning speed and quality (issue 31, docs/duplicate.md "Movement").
+"""Round-robin movement planning speed and quality (docs/duplicate.md "Movement").
 
 Plans ``--rounds`` rounds for ``--players`` entrants at tables of ``--seats`` with
 ``tournaments.pairing.movement_plan`` under several seeds, and prints for each the time to

@@ -1,4 +1,4 @@
-"""Swiss seating speed and quality (issue 11).
+"""Swiss seating speed and quality.
 
 Simulates a Swiss event: ``--players`` entrants of hidden strengths play ``--rounds`` rounds
 at tables of ``--seats``; each table's finishing order is drawn from the strengths (a

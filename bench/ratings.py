@@ -1,4 +1,4 @@
-"""How well the ratings order players, and how fast the service processes them (issue 10).
+"""How well the ratings order players, and how fast the service processes them.
 
 Part 1, quality (pure Python, no database):
 
@@ -20,7 +20,7 @@ margin, the default with a K floor of 8, a Glicko-1 rating deviation in place of
 provisional K (two floors), and OpenSkill's Plackett–Luce model (``openskill``; ordered by
 μ, winner predicted with its ``predict_win``). Besides the checkpoints, each run's first
 third is scored match by match, each predicted before it is learnt from ("early loss"),
-and every system is compared with the default population by population (issue 17).
+and every system is compared with the default population by population.
 
 Part 2, speed (PostgreSQL): ``--speed`` runs ``bench/ratings_speed.py`` after part 1
 (or run that script alone).
@@ -281,7 +281,7 @@ class OpenSkillSystem(System):
 
 
 K_FLOOR_8 = replace(elo.DEFAULT, k_floor=8.0)
-"""Issue 17's first candidate: the default's K, but shrinking towards 8 instead of 16."""
+"""A candidate: the default's K, but shrinking towards 8 instead of 16."""
 
 
 def systems(players: int, extra: Sequence[tuple[str, elo.EloConfig]] = ()) -> list[System]:
@@ -391,7 +391,7 @@ def summary(
 ) -> None:
     """One line per system: Spearman (mean ± sd over the populations) at each checkpoint,
     the held-out log loss at the first checkpoint and the first third's prequential log
-    loss (mean ± sd), the figures issue 17 decides on."""
+    loss (mean ± sd), the figures a choice of system rests on."""
     print(f"\n{title}")
     cps = " ".join(f"{'ρ@' + str(cp):>15}" for cp in checkpoints)
     print(f"  {'system':<24} {cps} {'loss@' + str(checkpoints[0]):>9} {'early loss':>17}")

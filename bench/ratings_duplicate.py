@@ -1,4 +1,4 @@
-"""Rating duplicate events: by the places at each table, or by board comparison (issue 31).
+"""Rating duplicate events: by the places at each table, or by board comparison.
 
 The population of ``bench/ratings.py`` (``basic`` bots playing a uniformly random legal
 action with probability ε, evenly from 0 to ``--eps-max``; lower is stronger), with a

@@ -1,4 +1,4 @@
-"""Data that stays small (issue 19): row counts and sizes of the live tables' tables
+"""Data that stays small: row counts and sizes of the live tables' tables
 before and after N finished matches and the archive task (games/retention.py).
 
 On a database of its own (``thousand_bench_retention`` by default: dropped, created and

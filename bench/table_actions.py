@@ -1,4 +1,4 @@
-"""The cost of one action does not grow with the match (issue 8).
+"""The cost of one action does not grow with the match.
 
 In one process, on PostgreSQL (its own database, ``thousand_bench_actions``, dropped and
 migrated at start) with the Redis channel layer (the broadcast after the commit is part of

@@ -1,4 +1,4 @@
-"""Live tables under load (issue 8): the whole stack, driven over real websockets.
+"""Live tables under load: the whole stack, driven over real websockets.
 
 This script starts everything itself on this machine (PostgreSQL and Redis must already
 run): a fresh database (``thousand_bench`` by default, dropped and migrated at start), an

@@ -1,5 +1,5 @@
 """A socket whose user left his seat never shows that seat's hand, through a real server
-(uvicorn, PostgreSQL, Redis), issue 32 item 1.
+(uvicorn, PostgreSQL, Redis).
 
 The message that says the seats changed can be lost (Redis away while a seat changes
 hands), so a socket can still be in the group of a seat its user left when the seat's

@@ -1,4 +1,4 @@
-"""Issue 16's smaller faults: an amendment with invalid places stays on its form; a
+"""An amendment with invalid places stays on its form; a
 registration during check-in is not checked in before it is registered; a Swiss event's
 ``ends_at`` is its expected end."""
 
