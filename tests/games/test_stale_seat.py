@@ -49,10 +49,10 @@ from games.models import Seat, Table
 from tests.factories import UserFactory
 from tests.games.helpers import current
 from tests.games.test_servers import tokens_for
-from tests.games.test_ws_hardening import layer_like_the_server as layer_like_the_server
-from tests.games.test_ws_hardening import open_socket, receive, receive_type
-from tests.games.test_ws_hardening import server as server
-from tests.games.test_ws_hardening import stack_env as stack_env
+from tests.games.test_table_socket_guards import layer_like_the_server as layer_like_the_server
+from tests.games.test_table_socket_guards import open_socket, receive, receive_type
+from tests.games.test_table_socket_guards import server as server
+from tests.games.test_table_socket_guards import stack_env as stack_env
 
 pytestmark = [
     pytest.mark.integration,

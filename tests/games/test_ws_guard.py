@@ -30,7 +30,7 @@ from tests.factories import UserFactory
 from tests.games.helpers import current
 from tests.games.test_servers import ORIGIN, Process, free_port, serve, tokens_for
 from tests.games.test_servers import stack_env as stack_env
-from tests.games.test_ws_hardening import layer_like_the_server as layer_like_the_server
+from tests.games.test_table_socket_guards import layer_like_the_server as layer_like_the_server
 
 pytestmark = [
     pytest.mark.integration,
