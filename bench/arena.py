@@ -31,9 +31,9 @@ figure for ``manage.py bots_report``. The engine yardstick (complete deals per s
 ``bench/engine.py``, one process) and the load average are printed before and after, so
 that figures from a loaded machine can be read as such.
 
-Run: ``python bench/arena.py --pairs basic:random --deals 2000 --seed 1``
-     ``python bench/arena.py --pairs strong:basic --deals 300 --seed 1 --workers 2``
-     ``python bench/arena.py --pairs strong:strong-v1 --deals 100 --matches 30 --json out.json``
+Run: ``python -m bench.arena --pairs basic:random --deals 2000 --seed 1``
+     ``python -m bench.arena --pairs strong:basic --deals 300 --seed 1 --workers 2``
+     ``python -m bench.arena --pairs strong:strong-v1 --deals 100 --matches 30 --json out.json``
 """
 
 from __future__ import annotations
@@ -52,8 +52,6 @@ import tracemalloc
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import deals_per_second
 from bench.strong_v1 import StrongV1Bot

@@ -19,8 +19,8 @@ poll that sees his next turn: the two bots' turns in between, each after the bot
 accepted and refused, the waits (median, 90th percentile, max) and, when ``/healthz``
 reports it, the bots' queue delay it showed during each window.
 
-Run: ``python bench/bot_flood.py`` (about four minutes; figures in docs/benchmarks.md §8)
-     ``python bench/bot_flood.py --set GAMES_BOT_TABLES_PER_USER=100 --set
+Run: ``python -m bench.bot_flood`` (about four minutes; figures in docs/benchmarks.md §8)
+     ``python -m bench.bot_flood --set GAMES_BOT_TABLES_PER_USER=100 --set
      GAMES_MASTER_TABLES_PER_USER=100`` (the caps lifted: the scheduling alone)
 """
 
@@ -42,7 +42,6 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from bench.chaos import Stack  # noqa: E402
 from bench.guard import database_free, redis_free  # noqa: E402

@@ -23,7 +23,7 @@ when it was down longer than /healthz's heartbeat limit). It prints a table of f
 played) beside the engine yardstick and the machine's load, and exits 1 if any check
 failed.
 
-Run: ``python bench/chaos.py`` (a few minutes) or ``python bench/chaos.py --short`` (the
+Run: ``python -m bench.chaos`` (a few minutes) or ``python -m bench.chaos --short`` (the
 version the test suite runs: fewer tables, shorter outages). Needs ``redis-server`` and
 PostgreSQL's ``initdb``/``pg_ctl`` on PATH (or ``--pg-bin``). docs/reliability.md has the
 figures.
@@ -625,7 +625,7 @@ class Chaos:
 # ------------------------------------------------------------------ the report
 def engine_yardstick() -> str:
     done = subprocess.run(
-        [sys.executable, "bench/engine.py"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "bench.engine"], cwd=ROOT, capture_output=True, text=True
     )
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     return lines[-1] if lines else "(bench/engine.py printed nothing)"
@@ -720,7 +720,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
     load = os.getloadavg()
     started = time.monotonic()

@@ -15,7 +15,7 @@ and reads a few thousand of them at random in each burst, as a server walks its 
 objects (Django, the channel layer, its sockets' state): a larger working set per process
 makes the processes evict each other's data from the caches when they take turns.
 
-Run: ``python bench/cpu_split.py --rate 300 --deals 25 --heap 60 --seconds 30``.
+Run: ``python -m bench.cpu_split --rate 300 --deals 25 --heap 60 --seconds 30``.
 """
 
 from __future__ import annotations
@@ -25,11 +25,7 @@ import multiprocessing
 import os
 import platform
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Deal, Options, Phase, deal_cards
 from games.engine.actions import REDEAL, WRITE_OFF

@@ -3,7 +3,7 @@
 Start the server first (``make stack``, or ``uvicorn config.asgi:application`` with
 ``DATABASE_URL`` and ``REDIS_URL`` set), then run::
 
-    python bench/healthz.py [URL] [--requests N]
+    python -m bench.healthz [URL] [--requests N]
 
 URL defaults to http://127.0.0.1:8000/healthz. Prints the first call on a fresh
 connection and then N calls over one kept-alive connection, as a load balancer makes

@@ -25,9 +25,9 @@ and every system is compared with the default population by population.
 Part 2, speed (PostgreSQL): ``--speed`` runs ``bench/ratings_speed.py`` after part 1
 (or run that script alone).
 
-Run: ``python bench/ratings.py`` (a few minutes on 2 cores);
-     ``python bench/ratings.py --reps 10 --heldout 400 --synthetic-players 5000`` (bigger);
-     ``python bench/ratings.py --strong`` adds a ``strong`` bot on top (slow: about 150 ms
+Run: ``python -m bench.ratings`` (a few minutes on 2 cores);
+     ``python -m bench.ratings --reps 10 --heldout 400 --synthetic-players 5000`` (bigger);
+     ``python -m bench.ratings --strong`` adds a ``strong`` bot on top (slow: about 150 ms
      a decision, so about a minute a match; use with ``--per-player 10 --reps 1``).
 """
 
@@ -41,7 +41,6 @@ import os
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -50,7 +49,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from games.bots import Bot, Budget, make_bot  # noqa: E402
 from games.engine import Action, Match, Options  # noqa: E402

@@ -31,7 +31,7 @@ and his K applied once, with the expectation's scale and the round's weight as g
 The last column (sd) is the spread of the ratings at the end: a system whose
 expectation is too steep for what it compares squeezes its ratings together.
 
-Run: ``python bench/ratings_duplicate.py`` (about a minute on 2 cores, less from the
+Run: ``python -m bench.ratings_duplicate`` (about a minute on 2 cores, less from the
 cache under ``bench/.cache/``); ``--players 12,24 --boards 4,8 --reps 12`` for more.
 """
 
@@ -42,7 +42,6 @@ import hashlib
 import json
 import random
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -51,7 +50,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from bench.ratings import (  # noqa: E402
     CACHE,

@@ -21,7 +21,7 @@ migrated at the start; only names beginning with ``thousand_bench`` are accepted
 Printed after each step: rows, table size, index size and TOAST of each table, and the
 WAL written, with the engine's speed (``bench/engine.py``) as the machine's yardstick.
 
-Run: ``python bench/retention.py`` (a few minutes), ``python bench/retention.py --matches 100``
+Run: ``python -m bench.retention`` (a few minutes), ``python -m bench.retention --matches 100``
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from bench.guard import database_free  # noqa: E402
 

@@ -30,9 +30,9 @@ The default run is short (3 s warm-up, 15 s windows): 10, 100 and 300 tables, cl
 (a player acts as soon as it is its turn) and with a 1-second think time, then the
 300-table closed loop again with one ASGI worker process.
 
-Run: ``python bench/table_load.py`` (about five minutes)
-     ``python bench/table_load.py --tables 10 --think 0 --one-worker ''`` (a quick check)
-     ``python bench/table_load.py --window 60 --warmup 10`` (longer windows)
+Run: ``python -m bench.table_load`` (about five minutes)
+     ``python -m bench.table_load --tables 10 --think 0 --one-worker ''`` (a quick check)
+     ``python -m bench.table_load --window 60 --warmup 10`` (longer windows)
 """
 
 from __future__ import annotations
@@ -60,7 +60,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from bench.guard import database_free, redis_free  # noqa: E402
 
@@ -945,7 +944,7 @@ class Bench:
             procs.append(
                 self.children.start(
                     "load generator",
-                    [sys.executable, str(Path(__file__).resolve()), "--loadgen", str(path)],
+                    [sys.executable, "-m", "bench.table_load", "--loadgen", str(path)],
                     cwd=ROOT,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
