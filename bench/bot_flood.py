@@ -43,8 +43,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from bench.chaos import Stack  # noqa: E402
 from bench.guard import database_free, redis_free  # noqa: E402
+from bench.stack import WebStack  # noqa: E402
 
 POLL_SECONDS = 0.02
 
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     log.write_text("")
     subprocess.run([sys.executable, "scripts/createdb.py", args.database_url], cwd=ROOT, check=True)
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)  # fmt: skip
-    stack = Stack(env, log, args.port, web=1)
+    stack = WebStack(env, log, args.port, web=1)
     try:
         deadline = time.monotonic() + 300
         while healthz(args.port).get("status") != "ok":
