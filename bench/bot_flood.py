@@ -5,7 +5,7 @@ The attack: one account sends twelve ``POST /api/v1/tables/play-bots/`` with
 bots' worker pool busy; another player, alone at a table with two basic bots, waits for
 his next turn. This script starts the full stack on this machine (``scripts/stack``: one
 uvicorn, the bots' worker pool of two processes as the stack runs it, the results' pool,
-beat; ``bench.chaos.Stack``) on a database and a Redis db of its own (PostgreSQL and Redis must already run),
+beat; ``bench.stack.WebStack``) on a database and a Redis db of its own (PostgreSQL and Redis must already run),
 then measures, for ``--window`` seconds each:
 
 1. quiet: the other player alone (his table of two basic bots);

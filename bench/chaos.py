@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import platform
 import random
@@ -44,115 +43,33 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.chaos_people import Person
 from bench.stack import (
     ROOT,
     PostgresServer,
     RedisServer,
     WebStack,
     free_ports_from,
+    healthz,
     listening,
     wait_until,
 )
 
 FAULTS = ("web", "worker", "redis", "postgres")
-SILENCE_SECONDS = 15.0  # a playing table sends something every few seconds at least
 
 
 def log(message: str) -> None:
     print(f"[chaos {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def healthz(port: int) -> str:
-    """``ok``, ``degraded``, ``fail``, or ``down`` (no answer within 3 s)."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=3) as response:
-            return str(json.load(response)["status"])
-    except urllib.error.HTTPError as error:
-        try:
-            return str(json.load(error)["status"])
-        except ValueError:
-            return "down"
-    except (OSError, ValueError):
-        return "down"
-
-
 def _range(text: str) -> tuple[int, int]:
     low, _, high = text.partition("-")
     return int(low), int(high or low)
-
-
-# ------------------------------------------------------------------ scripted people
-@dataclass
-class Person:
-    """One scripted player: plays a random legal action on its turn, reconnects to the
-    other server when its socket drops, and remembers every view it saw by version."""
-
-    table_id: int
-    seat: int
-    token: str
-    ports: list[int]
-    port_index: int
-    rng: random.Random
-    views: dict[int, str] = field(default_factory=dict)
-    conflicts: list[int] = field(default_factory=list)
-    reconnects: int = 0
-    actions: int = 0
-
-    async def play(self, stop: asyncio.Event) -> None:
-        import websockets
-
-        while not stop.is_set():
-            port = self.ports[self.port_index % len(self.ports)]
-            try:
-                async with websockets.connect(
-                    f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}/", open_timeout=5,
-                    additional_headers={"Origin": "http://127.0.0.1", "Authorization": f"Token {self.token}"},
-                ) as ws:  # fmt: skip
-                    await self._session(ws, stop)
-            except (TimeoutError, OSError, websockets.WebSocketException):
-                pass
-            if not stop.is_set():
-                self.reconnects += 1
-                self.port_index += 1
-                await asyncio.sleep(0.5 + self.rng.random())
-
-    async def _session(self, ws: Any, stop: asyncio.Event) -> None:
-        heard = time.monotonic()
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 1.0)
-            except TimeoutError:
-                if time.monotonic() - heard > SILENCE_SECONDS:
-                    return  # a server that lost its channel layer: connect afresh
-                continue
-            heard = time.monotonic()
-            message = json.loads(raw)
-            if message.get("type") not in ("state", "update") or message.get("view") is None:
-                continue
-            version, view = int(message["version"]), message["view"]
-            seen = json.dumps(view, sort_keys=True)
-            if self.views.setdefault(version, seen) != seen:
-                self.conflicts.append(version)
-            if view.get("to_act") == self.seat and view.get("legal"):
-                await asyncio.sleep(self.rng.uniform(0.02, 0.2))
-                action = choose(view["legal"], self.rng)
-                await ws.send(json.dumps({"type": "action", "id": uuid.uuid4().hex, "version": version,
-                                          "action": action}))  # fmt: skip
-                self.actions += 1
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """Pass when passing is legal (the bots then declare and matches stay short), else any
-    legal action."""
-    passes = [action for action in legal if action.get("type") == "pass"]
-    return passes[0] if passes else rng.choice(legal)
 
 
 # ------------------------------------------------------------------ one fault
@@ -230,16 +147,16 @@ class Chaos:
         import django
 
         django.setup()
-        self.stack = WebStack(
+        stack = self.stack = WebStack(
             self.env,
             self.directory / "stack.log",
             free_ports_from(*_range(self.args.web_ports), count=2),
         )
-        log(f"stack starting on ports {self.stack.ports} (log {self.stack.log})")
+        log(f"stack starting on ports {stack.ports} (log {stack.log})")
         if not wait_until(
-            lambda: all(healthz(p) == "ok" for p in self.stack.ports), self.args.start_seconds, 1
+            lambda: all(healthz(p) == "ok" for p in stack.ports), self.args.start_seconds, 1
         ):
-            raise SystemExit(f"chaos: the stack did not become healthy; see {self.stack.log}")
+            raise SystemExit(f"chaos: the stack did not become healthy; see {stack.log}")
 
     def stop(self) -> None:
         if self.stack is not None:

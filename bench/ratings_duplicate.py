@@ -51,19 +51,16 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from bench.ratings import (  # noqa: E402
+from bench.rating_population import (  # noqa: E402
     CACHE,
     MAX_DEALS,
-    EloSystem,
     NoisyBot,
     Played,
-    machine,
     play_match,
     population,
-    predict,
     run_jobs,
-    spearman,
 )
+from bench.ratings import EloSystem, machine, predict, spearman  # noqa: E402
 from games.engine import Match, Options, Outcome  # noqa: E402
 from games.engine.fair import duplicate_deal, duplicate_server_seed  # noqa: E402
 from ratings import elo  # noqa: E402

@@ -10,6 +10,7 @@ tests.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pwd
 import shutil
@@ -18,6 +19,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,6 +68,20 @@ def listening(port: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def healthz(port: int) -> str:
+    """``ok``, ``degraded``, ``fail``, or ``down`` (no answer within 3 s)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=3) as response:
+            return str(json.load(response)["status"])
+    except urllib.error.HTTPError as error:
+        try:
+            return str(json.load(error)["status"])
+        except ValueError:
+            return "down"
+    except (OSError, ValueError):
+        return "down"
 
 
 def alive(pid: int) -> bool:
