@@ -1,6 +1,6 @@
 """The same Python work split over 1 to N processes: what the machine charges for it.
 
-``bench/table_load.py`` measures the servers' CPU per action with 1, 2, 3 and 4 ASGI processes on this
+``bench/table_load/`` measures the servers' CPU per action with 1, 2, 3 and 4 ASGI processes on this
 2-core machine (docs/benchmarks.md section 4). This script takes
 the server out of the picture: a fixed amount of pure-Python work a second (bursts of
 complete engine deals, as many bursts a second in total as the table benchmark's actions)
