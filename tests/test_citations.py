@@ -30,7 +30,8 @@ STORY = re.compile(
     r"|\bthe attack run\b|\b(?:last|previous|earlier) session\b"
     r"|\b(?:was|were) seen\b|\bused to (?:fail|crash|break|leak|hang|take|print|show)\b"
     r"|\bbefore (?:this change|the fix)\b|\bafter the fix\b|\bthe unfixed\b"
-    r"|\bthe \d+(?:st|nd|rd|th) (?:run|attempt|review)\b",
+    r"|\bthe (?:\d+(?:st|nd|rd|th)|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth) "
+    r"(?:run|attempt|review)\b",
     re.I,
 )
 
@@ -129,6 +130,7 @@ def test_nothing_cites_a_document_outside_the_repository() -> None:
         "it used to crash on a NUL byte",
         "Before this change the page failed.",
         "the 3rd run of the bench",
+        "as the fifth run showed",
     ],
 )
 def test_a_citation_or_a_story_is_found(note: str) -> None:
