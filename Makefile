@@ -73,8 +73,8 @@ stack: install ## web, Celery worker pools and beat on local PostgreSQL and Redi
 	$(RUN) scripts/stack $(if $(WEB),--web $(WEB))
 
 bench-tables: install ## Live-table benchmarks on local PostgreSQL and Redis (docs/benchmarks.md)
-	$(RUN) python bench/table_actions.py $(BENCH_ACTIONS_ARGS)
-	$(RUN) python bench/table_load.py $(BENCH_LOAD_ARGS)
+	$(RUN) python -m bench.table_actions $(BENCH_ACTIONS_ARGS)
+	$(RUN) python -m bench.table_load $(BENCH_LOAD_ARGS)
 
 migrate: install ## Apply migrations to the database the environment names
 	$(RUN) python manage.py migrate --noinput

@@ -9,7 +9,7 @@ shared cache (Redis on the full stack, local memory in the embedded default).
   the last counted failure. Every way in (the token API, the sign-in page, the admin's)
   goes through ``authenticate()``: :class:`LockoutBackend` refuses a locked one and the
   ``user_login_failed`` signal counts.
-* Known devices (issue 32, item 9): those locks are for browsers and clients unknown to
+* Known devices: those locks are for browsers and clients unknown to
   the account. A browser that signed in to an account before carries a signed device
   cookie (``SIGNIN_DEVICE_COOKIE``, OWASP's "device cookies") naming that account and a
   random nonce; for it only its own failures count, ``SIGNIN_FAILURES_PER_ACCOUNT`` of

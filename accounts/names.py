@@ -1,4 +1,4 @@
-"""Names that cannot impersonate (issue 15, item 10; docs/security.md).
+"""Names that cannot impersonate (docs/security.md).
 
 A username or display name is refused when it
 

@@ -1,4 +1,4 @@
-"""The computer analysis of a match (issue 30): pure Python on the engine and the bots.
+"""The computer analysis of a match: pure Python on the engine and the bots.
 
 :func:`analyse` replays a ``thousand/1`` record with the engine and, for every decision of
 the seats asked for, runs the ``master`` search from that seat's view as it was then (the

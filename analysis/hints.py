@@ -1,4 +1,4 @@
-"""Practice hints (issue 30): at an unrated table of one person against bots, "What would
+"""Practice hints: at an unrated table of one person against bots, "What would
 strong do?" answers with the strong bot's choice for the person's current decision, from
 his seat's view only. Refused at rated tables, tournament tables, tables with another
 person, and to spectators; every hint is kept and the match's record notes them."""

@@ -1,4 +1,4 @@
-"""A finished match's computer analysis (issue 30): one row a table, its result stored
+"""A finished match's computer analysis: one row a table, its result stored
 once (``result``: :meth:`analysis.core.MatchAnalysis.to_dict`), and one row a person's
 seat with his summary, for his average over his analysed matches."""
 
@@ -104,7 +104,7 @@ class PlayerAnalysis(models.Model):
 
 
 class HintUse(models.Model):
-    """A "What would strong do?" asked at a practice table (issue 30): the record of the
+    """A "What would strong do?" asked at a practice table: the record of the
     match notes them (``meta.hints``)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hints")

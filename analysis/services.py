@@ -1,4 +1,4 @@
-"""The analysis of finished matches: asking for it, running it, cancelling it (issue 30).
+"""The analysis of finished matches: asking for it, running it, cancelling it.
 
 A participant asks (:func:`analysis_request`); the Celery task on the ``analysis`` queue
 runs :func:`analysis_run`, which replays the record with :mod:`analysis.core` and writes

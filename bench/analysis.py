@@ -1,4 +1,4 @@
-"""The computer analysis of a match (issue 30): what it costs and whether it can be trusted.
+"""The computer analysis of a match: what it costs and whether it can be trusted.
 
 - **Cost**: CPU seconds to analyse one seat of a whole match (3 players, played to its end
   by basic bots) at the documented budget (``analysis.core.SAMPLES`` worlds a decision,
@@ -15,7 +15,7 @@
   of each label per level under the thresholds of ``analysis.core`` (chosen from these:
   ``strong``'s own play should be mostly "good").
 
-Run: ``nice python bench/analysis.py --games 6 --deals 6 --seed 3001 --workers 2``
+Run: ``nice python -m bench.analysis --games 6 --deals 6 --seed 3001 --workers 2``
 """
 
 from __future__ import annotations
@@ -24,13 +24,10 @@ import argparse
 import functools
 import json
 import statistics
-import sys
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis import core
 from bench.arena import pct, run_jobs, yardstick

@@ -1,4 +1,4 @@
-"""Bots against bots on duplicate deals (issue 4).
+"""Bots against bots on duplicate deals.
 
 For a pairing ``A:B`` every *group* is one layout of the cards (seeded), played once per
 seating of the two levels, so that each level plays each seat's cards and the luck of the
@@ -23,7 +23,7 @@ Printed per pairing:
   more than one legal action, measured inside ``decide``.
 
 Levels: ``random``, ``basic``, ``strong``, ``master`` and, in this bench only,
-``strong-v1`` (the strong bot before issue 18, ``bench/strong_v1.py``). ``strong`` and
+``strong-v1`` (the previous strong bot, ``bench/strong_v1.py``). ``strong`` and
 ``strong-v1`` think with ``--seconds``/``--samples`` (default: the live budget), ``master``
 with ``--master-seconds``/``--master-samples``. ``--memory N`` also measures the peak
 memory of N decisions per level (tracemalloc, one process). ``--json FILE`` writes every
@@ -31,9 +31,9 @@ figure for ``manage.py bots_report``. The engine yardstick (complete deals per s
 ``bench/engine.py``, one process) and the load average are printed before and after, so
 that figures from a loaded machine can be read as such.
 
-Run: ``python bench/arena.py --pairs basic:random --deals 2000 --seed 1``
-     ``python bench/arena.py --pairs strong:basic --deals 300 --seed 1 --workers 2``
-     ``python bench/arena.py --pairs strong:strong-v1 --deals 100 --matches 30 --json out.json``
+Run: ``python -m bench.arena --pairs basic:random --deals 2000 --seed 1``
+     ``python -m bench.arena --pairs strong:basic --deals 300 --seed 1 --workers 2``
+     ``python -m bench.arena --pairs strong:strong-v1 --deals 100 --matches 30 --json out.json``
 """
 
 from __future__ import annotations
@@ -52,8 +52,6 @@ import tracemalloc
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import deals_per_second
 from bench.strong_v1 import StrongV1Bot

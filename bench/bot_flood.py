@@ -1,11 +1,11 @@
-"""One account floods the bots (issue 32): another player's wait for his next turn.
+"""One account floods the bots: another player's wait for his next turn.
 
-The attack of issue 32: one account sends twelve ``POST /api/v1/tables/play-bots/`` with
+The attack: one account sends twelve ``POST /api/v1/tables/play-bots/`` with
 ``level: master`` at once and plays its own turns at once, so that its bots keep the
 bots' worker pool busy; another player, alone at a table with two basic bots, waits for
 his next turn. This script starts the full stack on this machine (``scripts/stack``: one
 uvicorn, the bots' worker pool of two processes as the stack runs it, the results' pool,
-beat; ``bench.chaos.Stack``) on a database and a Redis db of its own (PostgreSQL and Redis must already run),
+beat; ``bench.stack.WebStack``) on a database and a Redis db of its own (PostgreSQL and Redis must already run),
 then measures, for ``--window`` seconds each:
 
 1. quiet: the other player alone (his table of two basic bots);
@@ -19,8 +19,8 @@ poll that sees his next turn: the two bots' turns in between, each after the bot
 accepted and refused, the waits (median, 90th percentile, max) and, when ``/healthz``
 reports it, the bots' queue delay it showed during each window.
 
-Run: ``python bench/bot_flood.py`` (about four minutes; figures in docs/benchmarks.md §8)
-     ``python bench/bot_flood.py --set GAMES_BOT_TABLES_PER_USER=100 --set
+Run: ``python -m bench.bot_flood`` (about four minutes; figures in docs/benchmarks.md §8)
+     ``python -m bench.bot_flood --set GAMES_BOT_TABLES_PER_USER=100 --set
      GAMES_MASTER_TABLES_PER_USER=100`` (the caps lifted: the scheduling alone)
 """
 
@@ -42,10 +42,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from bench.chaos import Stack  # noqa: E402
 from bench.guard import database_free, redis_free  # noqa: E402
+from bench.stack import WebStack  # noqa: E402
 
 POLL_SECONDS = 0.02
 
@@ -228,7 +227,7 @@ def main(argv: list[str] | None = None) -> None:
     log.write_text("")
     subprocess.run([sys.executable, "scripts/createdb.py", args.database_url], cwd=ROOT, check=True)
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)  # fmt: skip
-    stack = Stack(env, log, args.port, web=1)
+    stack = WebStack(env, log, args.port, web=1)
     try:
         deadline = time.monotonic() + 300
         while healthz(args.port).get("status") != "ok":

@@ -1,4 +1,4 @@
-"""What limits ``strong``: the same bot told the hidden cards, and given more worlds (issue 18).
+"""What limits ``strong``: the same bot told the hidden cards, and given more worlds.
 
 ``strong`` guesses the cards it cannot see (sampled worlds, read by the calls and the
 plays) and values each candidate by playing the world out with the ``policy.py`` rules
@@ -19,7 +19,7 @@ and the layout. Printed per variant: its mean points a deal minus basic's with a
 interval over layouts, and its difference from ``strong`` paired layout by layout
 (each layout played by both), with the number of layouts on which anything differed.
 
-Run: ``python bench/ceiling.py --deals 150 --seed 7101 --samples 100 --workers 2``
+Run: ``python -m bench.ceiling --deals 150 --seed 7101 --samples 100 --workers 2``
 """
 
 from __future__ import annotations
@@ -33,8 +33,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.arena import bot_turn, run_jobs, yardstick
 from games.bots import BasicBot, Bot, Budget

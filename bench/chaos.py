@@ -1,4 +1,4 @@
-"""The fault script (issue 15): the full stack plays on while its parts fail, one at a time.
+"""The fault script: the full stack plays on while its parts fail, one at a time.
 
 It starts everything of its own on this machine: a Redis server and a PostgreSQL
 instance (``initdb`` in a temporary directory, as the ``postgres`` user when run as
@@ -23,7 +23,7 @@ when it was down longer than /healthz's heartbeat limit). It prints a table of f
 played) beside the engine yardstick and the machine's load, and exits 1 if any check
 failed.
 
-Run: ``python bench/chaos.py`` (a few minutes) or ``python bench/chaos.py --short`` (the
+Run: ``python -m bench.chaos`` (a few minutes) or ``python -m bench.chaos --short`` (the
 version the test suite runs: fewer tables, shorter outages). Needs ``redis-server`` and
 PostgreSQL's ``initdb``/``pg_ctl`` on PATH (or ``--pg-bin``). docs/reliability.md has the
 figures.
@@ -33,280 +33,43 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import json
 import os
 import platform
-import pwd
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.chaos_people import Person
+from bench.stack import (
+    ROOT,
+    PostgresServer,
+    RedisServer,
+    WebStack,
+    free_ports_from,
+    healthz,
+    listening,
+    wait_until,
+)
+
 FAULTS = ("web", "worker", "redis", "postgres")
-SILENCE_SECONDS = 15.0  # a playing table sends something every few seconds at least
-
-
-def free_port(low: int, high: int, count: int = 1) -> int:
-    """The first of ``count`` consecutive free ports from ``low`` to ``high``: below the
-    kernel's ephemeral range, so that no outgoing connection takes one meanwhile."""
-    for first in range(low, high - count + 2):
-        if all(_free(first + i) for i in range(count)):
-            return first
-    raise SystemExit(f"chaos: no {count} free port(s) from {low} to {high}")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def wait_until(predicate: Any, timeout: float, interval: float = 0.2) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return bool(predicate())
 
 
 def log(message: str) -> None:
     print(f"[chaos {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-# ------------------------------------------------------------------ services of its own
-class RedisServer:
-    def __init__(self, directory: Path, ports: tuple[int, int]) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            raise SystemExit("chaos: redis-server is not on PATH")
-        self.binary, self.directory, self.port = binary, directory, free_port(*ports)
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        out = (self.directory / "redis.log").open("a")
-        self.process = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.directory)],
-            stdout=out, stderr=out, start_new_session=True,
-        )  # fmt: skip
-        if not wait_until(lambda: _answers(self.port), 15):
-            raise SystemExit("chaos: redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-
-
-class PostgresServer:
-    """A PostgreSQL instance in a temporary directory (as ``postgres`` when run as root)."""
-
-    def __init__(self, directory: Path, bindir: str | None, ports: tuple[int, int]) -> None:
-        self.bindir = Path(bindir) if bindir else None
-        self.directory, self.port = directory / "pg", free_port(*ports)
-        self.user: str | None = None
-        if os.geteuid() == 0:
-            try:
-                pwd.getpwnam("postgres")
-            except KeyError:
-                raise SystemExit(
-                    "chaos: run as root, PostgreSQL needs a user 'postgres' to run as"
-                ) from None
-            self.user = "postgres"
-
-    def _tool(self, name: str) -> str:
-        path = str(self.bindir / name) if self.bindir else shutil.which(name)
-        if not path:
-            raise SystemExit(f"chaos: {name} is not on PATH (give --pg-bin)")
-        return path
-
-    def _run(self, *args: str) -> None:
-        command = list(args)
-        if self.user:
-            command = ["runuser", "-u", self.user, "--", *command]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/thousand_chaos"
-
-    def init(self) -> None:
-        self.directory.mkdir()
-        if self.user:
-            shutil.chown(self.directory, self.user)
-            shutil.chown(self.directory.parent, self.user)
-        self._run(
-            self._tool("initdb"),
-            "-D",
-            str(self.directory / "data"),
-            "-U",
-            "postgres",
-            "-A",
-            "trust",
-        )
-
-    def start(self) -> None:
-        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(self._tool("pg_ctl"), "-D", str(self.directory / "data"), "-o", options,
-                  "-l", str(self.directory / "log"), "-w", "start")  # fmt: skip
-
-    def stop(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError):
-            self._run(
-                self._tool("pg_ctl"), "-D", str(self.directory / "data"), "-m", "fast", "-w", "stop"
-            )
-
-
-def _answers(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
-
-
-class Stack:
-    """``scripts/stack --web N`` (2) in a process group of its own, on a migrated database."""
-
-    def __init__(self, env: dict[str, str], log_path: Path, port: int, web: int = 2) -> None:
-        self.log_path, self.port = log_path, port
-        self.ports = [port + n for n in range(web)]
-        path = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-        stack_env = {
-            **env,
-            "PATH": path,
-            "PORT": str(port),
-            "HAPROXY": "none",
-            "STACK_SKIP_SETUP": "1",
-        }
-        with log_path.open("a") as out:
-            self.process = subprocess.Popen(
-                ["bash", "scripts/stack", "--web", str(web)], cwd=ROOT, env=stack_env, stdout=out, stderr=out,
-                start_new_session=True,
-            )  # fmt: skip
-
-    def pids(self) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for line in self.log_path.read_text(errors="replace").splitlines():
-            parts = line.split()
-            if len(parts) == 4 and parts[0] == "stack:" and parts[2] == "pid":
-                found[parts[1]] = int(parts[3])
-        return found
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-
-
-def healthz(port: int) -> str:
-    """``ok``, ``degraded``, ``fail``, or ``down`` (no answer within 3 s)."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=3) as response:
-            return str(json.load(response)["status"])
-    except urllib.error.HTTPError as error:
-        try:
-            return str(json.load(error)["status"])
-        except ValueError:
-            return "down"
-    except (OSError, ValueError):
-        return "down"
-
-
 def _range(text: str) -> tuple[int, int]:
     low, _, high = text.partition("-")
     return int(low), int(high or low)
-
-
-# ------------------------------------------------------------------ scripted people
-@dataclass
-class Person:
-    """One scripted player: plays a random legal action on its turn, reconnects to the
-    other server when its socket drops, and remembers every view it saw by version."""
-
-    table_id: int
-    seat: int
-    token: str
-    ports: list[int]
-    port_index: int
-    rng: random.Random
-    views: dict[int, str] = field(default_factory=dict)
-    conflicts: list[int] = field(default_factory=list)
-    reconnects: int = 0
-    actions: int = 0
-
-    async def play(self, stop: asyncio.Event) -> None:
-        import websockets
-
-        while not stop.is_set():
-            port = self.ports[self.port_index % len(self.ports)]
-            try:
-                async with websockets.connect(
-                    f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}/", open_timeout=5,
-                    additional_headers={"Origin": "http://127.0.0.1", "Authorization": f"Token {self.token}"},
-                ) as ws:  # fmt: skip
-                    await self._session(ws, stop)
-            except (TimeoutError, OSError, websockets.WebSocketException):
-                pass
-            if not stop.is_set():
-                self.reconnects += 1
-                self.port_index += 1
-                await asyncio.sleep(0.5 + self.rng.random())
-
-    async def _session(self, ws: Any, stop: asyncio.Event) -> None:
-        heard = time.monotonic()
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 1.0)
-            except TimeoutError:
-                if time.monotonic() - heard > SILENCE_SECONDS:
-                    return  # a server that lost its channel layer: connect afresh
-                continue
-            heard = time.monotonic()
-            message = json.loads(raw)
-            if message.get("type") not in ("state", "update") or message.get("view") is None:
-                continue
-            version, view = int(message["version"]), message["view"]
-            seen = json.dumps(view, sort_keys=True)
-            if self.views.setdefault(version, seen) != seen:
-                self.conflicts.append(version)
-            if view.get("to_act") == self.seat and view.get("legal"):
-                await asyncio.sleep(self.rng.uniform(0.02, 0.2))
-                action = choose(view["legal"], self.rng)
-                await ws.send(json.dumps({"type": "action", "id": uuid.uuid4().hex, "version": version,
-                                          "action": action}))  # fmt: skip
-                self.actions += 1
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """Pass when passing is legal (the bots then declare and matches stay short), else any
-    legal action."""
-    passes = [action for action in legal if action.get("type") == "pass"]
-    return passes[0] if passes else rng.choice(legal)
 
 
 # ------------------------------------------------------------------ one fault
@@ -333,9 +96,16 @@ class Chaos:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.directory = Path(tempfile.mkdtemp(prefix="thousand-chaos-"))
-        self.redis = RedisServer(self.directory, _range(args.redis_ports))
-        self.postgres = PostgresServer(self.directory, args.pg_bin, _range(args.postgres_ports))
-        self.stack: Stack | None = None
+        redis_server = shutil.which("redis-server")
+        if redis_server is None:
+            raise SystemExit("chaos: redis-server is not on PATH")
+        self.redis = RedisServer(
+            self.directory, redis_server, free_ports_from(*_range(args.redis_ports))
+        )
+        self.postgres = PostgresServer(
+            self.directory, args.pg_bin, free_ports_from(*_range(args.postgres_ports))
+        )
+        self.stack: WebStack | None = None
         self.health_log: list[tuple[float, tuple[str, ...]]] = []
         self.stopping = threading.Event()
         self._polling = False
@@ -377,14 +147,16 @@ class Chaos:
         import django
 
         django.setup()
-        self.stack = Stack(
-            self.env, self.directory / "stack.log", free_port(*_range(self.args.web_ports), count=2)
+        stack = self.stack = WebStack(
+            self.env,
+            self.directory / "stack.log",
+            free_ports_from(*_range(self.args.web_ports), count=2),
         )
-        log(f"stack starting on ports {self.stack.ports} (log {self.stack.log_path})")
+        log(f"stack starting on ports {stack.ports} (log {stack.log})")
         if not wait_until(
-            lambda: all(healthz(p) == "ok" for p in self.stack.ports), self.args.start_seconds, 1
+            lambda: all(healthz(p) == "ok" for p in stack.ports), self.args.start_seconds, 1
         ):
-            raise SystemExit(f"chaos: the stack did not become healthy; see {self.stack.log_path}")
+            raise SystemExit(f"chaos: the stack did not become healthy; see {stack.log}")
 
     def stop(self) -> None:
         if self.stack is not None:
@@ -445,7 +217,7 @@ class Chaos:
         if fault == "web":
             os.kill(pids["web1"], signal.SIGKILL)
             wait_until(lambda: stack.pids()["web1"] != pids["web1"], 60)
-            wait_until(lambda: _answers(stack.ports[0]), 120)
+            wait_until(lambda: listening(stack.ports[0]), 120)
         elif fault == "worker":
             os.kill(pids["worker-bots"], signal.SIGKILL)
             wait_until(lambda: stack.pids()["worker-bots"] != pids["worker-bots"], 60)
@@ -625,7 +397,7 @@ class Chaos:
 # ------------------------------------------------------------------ the report
 def engine_yardstick() -> str:
     done = subprocess.run(
-        [sys.executable, "bench/engine.py"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "bench.engine"], cwd=ROOT, capture_output=True, text=True
     )
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     return lines[-1] if lines else "(bench/engine.py printed nothing)"
@@ -720,7 +492,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
     load = os.getloadavg()
     started = time.monotonic()

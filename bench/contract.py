@@ -17,19 +17,15 @@ deals of matches of basic bots, three players (the classic rules). For each posi
   master search at ``--samples`` worlds) calls the reference's own best contract an
   inaccuracy or worse.
 
-Run: ``nice python bench/contract.py --positions 16 --seed 4101 --workers 2``
+Run: ``nice python -m bench.contract --positions 16 --seed 4101 --workers 2``
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.core import INACCURACY
 from bench.arena import run_jobs, yardstick

@@ -1,7 +1,7 @@
 """The same Python work split over 1 to N processes: what the machine charges for it.
 
-Issue 19 measures the servers' CPU per action with 1, 2, 3 and 4 ASGI processes on this
-2-core machine (``bench/table_load.py``, docs/benchmarks.md section 4). This script takes
+``bench/table_load/`` measures the servers' CPU per action with 1, 2, 3 and 4 ASGI processes on this
+2-core machine (docs/benchmarks.md section 4). This script takes
 the server out of the picture: a fixed amount of pure-Python work a second (bursts of
 complete engine deals, as many bursts a second in total as the table benchmark's actions)
 is done by 1, 2, ... N processes at once, each doing its share, every process sleeping
@@ -15,7 +15,7 @@ and reads a few thousand of them at random in each burst, as a server walks its 
 objects (Django, the channel layer, its sockets' state): a larger working set per process
 makes the processes evict each other's data from the caches when they take turns.
 
-Run: ``python bench/cpu_split.py --rate 300 --deals 25 --heap 60 --seconds 30``.
+Run: ``python -m bench.cpu_split --rate 300 --deals 25 --heap 60 --seconds 30``.
 """
 
 from __future__ import annotations
@@ -25,11 +25,7 @@ import multiprocessing
 import os
 import platform
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Deal, Options, Phase, deal_cards
 from games.engine.actions import REDEAL, WRITE_OFF

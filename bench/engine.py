@@ -1,4 +1,4 @@
-"""Engine speed through the public API: random legal self-play (issue 3).
+"""Engine speed through the public API: random legal self-play.
 
 Prints, each the median of 5 runs of about a second:
 
@@ -11,7 +11,7 @@ Prints, each the median of 5 runs of about a second:
   :func:`matches_per_second`);
 - legal-action queries per second (``match.legal_actions()`` on positions met in play).
 
-Run: ``python bench/engine.py``.
+Run: ``python -m bench.engine``.
 """
 
 from __future__ import annotations
@@ -20,12 +20,8 @@ import os
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Deal, Match, Options, Outcome, Phase, deal_cards
 from games.engine.actions import REDEAL, WRITE_OFF

@@ -1,9 +1,9 @@
-"""How long ``GET /healthz`` takes on a running server (issue 7: under 10 ms when healthy).
+"""How long ``GET /healthz`` takes on a running server (the aim: under 10 ms when healthy).
 
 Start the server first (``make stack``, or ``uvicorn config.asgi:application`` with
 ``DATABASE_URL`` and ``REDIS_URL`` set), then run::
 
-    python bench/healthz.py [URL] [--requests N]
+    python -m bench.healthz [URL] [--requests N]
 
 URL defaults to http://127.0.0.1:8000/healthz. Prints the first call on a fresh
 connection and then N calls over one kept-alive connection, as a load balancer makes

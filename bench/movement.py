@@ -1,4 +1,4 @@
-"""Round-robin movement planning speed and quality (issue 31, docs/duplicate.md "Movement").
+"""Round-robin movement planning speed and quality (docs/duplicate.md "Movement").
 
 Plans ``--rounds`` rounds for ``--players`` entrants at tables of ``--seats`` with
 ``tournaments.pairing.movement_plan`` under several seeds, and prints for each the time to
@@ -6,7 +6,7 @@ plan, the pairs meeting more than once (and the most meetings of one pair), the 
 the bot-filled seats and of the positions held. Then the same for a re-plan after one
 entrant withdraws half-way (``movement_round``).
 
-Run: ``python bench/movement.py`` (defaults: 60 players, tables of 3, 10 rounds)
+Run: ``python -m bench.movement`` (defaults: 60 players, tables of 3, 10 rounds)
 """
 
 from __future__ import annotations
@@ -16,12 +16,8 @@ import itertools
 import os
 import platform
 import statistics
-import sys
 import time
 from collections import Counter
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.pairing import TableSeats, movement_plan, movement_round
 from tournaments.pairing.movement import _plan

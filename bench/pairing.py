@@ -1,4 +1,4 @@
-"""Swiss seating speed and quality (issue 11).
+"""Swiss seating speed and quality.
 
 Simulates a Swiss event: ``--players`` entrants of hidden strengths play ``--rounds`` rounds
 at tables of ``--seats``; each table's finishing order is drawn from the strengths (a
@@ -10,7 +10,7 @@ Printed: the time to seat each Swiss round (the bar: under 1 second), the repeat
 after the last round (a pair's meetings beyond its first; the bar: fewer than random), and
 the mean spread of standings points at a table (similar standings sit together).
 
-Run: ``python bench/pairing.py`` (defaults: 3,000 players, tables of 3, 7 rounds)
+Run: ``python -m bench.pairing`` (defaults: 3,000 players, tables of 3, 7 rounds)
 """
 
 from __future__ import annotations
@@ -20,12 +20,8 @@ import os
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.pairing import (
     Entrant,

@@ -5,7 +5,7 @@ This prints the share of samples spent inside (inclusive) and at the top of (sel
 function, and the share of a few groups that matter for a live table's action (the
 service, views, JSON, the channel layer, the database driver, websocket frames, idle).
 
-Run: ``python bench/pyspy_summary.py FILE [FILE ...] [--top 25]``
+Run: ``python -m bench.pyspy_summary FILE [FILE ...] [--top 25]``
 """
 
 from __future__ import annotations

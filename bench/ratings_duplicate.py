@@ -1,4 +1,4 @@
-"""Rating duplicate events: by the places at each table, or by board comparison (issue 31).
+"""Rating duplicate events: by the places at each table, or by board comparison.
 
 The population of ``bench/ratings.py`` (``basic`` bots playing a uniformly random legal
 action with probability ε, evenly from 0 to ``--eps-max``; lower is stronger), with a
@@ -31,7 +31,7 @@ and his K applied once, with the expectation's scale and the round's weight as g
 The last column (sd) is the spread of the ratings at the end: a system whose
 expectation is too steep for what it compares squeezes its ratings together.
 
-Run: ``python bench/ratings_duplicate.py`` (about a minute on 2 cores, less from the
+Run: ``python -m bench.ratings_duplicate`` (about a minute on 2 cores, less from the
 cache under ``bench/.cache/``); ``--players 12,24 --boards 4,8 --reps 12`` for more.
 """
 
@@ -42,7 +42,6 @@ import hashlib
 import json
 import random
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -51,21 +50,17 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from bench.ratings import (  # noqa: E402
+from bench.rating_population import (  # noqa: E402
     CACHE,
     MAX_DEALS,
-    EloSystem,
     NoisyBot,
     Played,
-    machine,
     play_match,
     population,
-    predict,
     run_jobs,
-    spearman,
 )
+from bench.ratings import EloSystem, machine, predict, spearman  # noqa: E402
 from games.engine import Match, Options, Outcome  # noqa: E402
 from games.engine.fair import duplicate_deal, duplicate_server_seed  # noqa: E402
 from ratings import elo  # noqa: E402

@@ -323,7 +323,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-plans", dest="plans", action="store_false")
     parser.add_argument("--skip-processing", action="store_true")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
     setup_django(args.db)
     from django.db import connection
 

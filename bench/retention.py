@@ -1,4 +1,4 @@
-"""Data that stays small (issue 19): row counts and sizes of the live tables' tables
+"""Data that stays small: row counts and sizes of the live tables' tables
 before and after N finished matches and the archive task (games/retention.py).
 
 On a database of its own (``thousand_bench_retention`` by default: dropped, created and
@@ -21,7 +21,7 @@ migrated at the start; only names beginning with ``thousand_bench`` are accepted
 Printed after each step: rows, table size, index size and TOAST of each table, and the
 WAL written, with the engine's speed (``bench/engine.py``) as the machine's yardstick.
 
-Run: ``python bench/retention.py`` (a few minutes), ``python bench/retention.py --matches 100``
+Run: ``python -m bench.retention`` (a few minutes), ``python -m bench.retention --matches 100``
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from bench.guard import database_free  # noqa: E402
 

@@ -1,5 +1,5 @@
-"""``strong-v1``: the ``strong`` bot as it was before issue 18, kept for the arena only
-(``bench/arena.py --pairs strong:strong-v1``), so that the new one is measured against it.
+"""``strong-v1``: the previous version of the ``strong`` bot, kept for the arena only
+(``python -m bench.arena --pairs strong:strong-v1``), so that the new one is measured against it.
 
 It is the old code unchanged but for building its sampled deals with the engine's
 position constructors (``games.engine.position``) instead of setting ``Deal`` fields by

@@ -1,4 +1,4 @@
-"""The cost of one action does not grow with the match (issue 8).
+"""The cost of one action does not grow with the match.
 
 In one process, on PostgreSQL (its own database, ``thousand_bench_actions``, dropped and
 migrated at start) with the Redis channel layer (the broadcast after the commit is part of
@@ -25,9 +25,9 @@ threads: steadier than wall time on a busy machine); SQL statements per action (
 and the late/first ratios of the median wall time, the mean wall time and the median CPU. The issue's bar: a late action within 20% of a first-deal
 action (ratio <= 1.20).
 
-Run: ``python bench/table_actions.py`` (about a minute)
-     ``python bench/table_actions.py --tables 6 --late-deals 60`` (more samples, longer match)
-     ``python bench/table_actions.py --cprofile`` (adds where the time of one action goes)
+Run: ``python -m bench.table_actions`` (about a minute)
+     ``python -m bench.table_actions --tables 6 --late-deals 60`` (more samples, longer match)
+     ``python -m bench.table_actions --cprofile`` (adds where the time of one action goes)
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from bench.guard import database_free, redis_free  # noqa: E402
 

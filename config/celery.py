@@ -54,7 +54,7 @@ class Consumer(CeleryConsumer):
     visibility timeout if not (``CELERY_BROKER_TRANSPORT_OPTIONS``). Celery's own clean-up
     then finds a closed connection, which it handles.
 
-    The same ``hostname`` error came a second way (issue 32): a task received before the
+    The same ``hostname`` error came a second way: a task received before the
     loss and still running (or cancelled by Celery at the loss) is acknowledged, or
     rejected back to its queue, when it ends, after the reconnect. That goes through the
     message's own channel, of the old transport, which builds a new connection pool from

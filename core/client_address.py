@@ -1,5 +1,5 @@
-"""The client's address, as the last trusted proxy saw it (issue 28, item 10;
-docs/security.md, "The client address behind proxies").
+"""The client's address, as the last trusted proxy saw it
+(docs/security.md, "The client address behind proxies").
 
 Every limit per address (sign-ups, failed sign-ins, websocket caps and rates) reads one
 address: ``scope["client"]``, which Django hands on as ``REMOTE_ADDR`` and Channels'

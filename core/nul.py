@@ -1,4 +1,4 @@
-"""No NUL byte reaches the database (issue 32, item 8; docs/security.md).
+"""No NUL byte reaches the database (docs/security.md).
 
 PostgreSQL text cannot hold a NUL character, and psycopg raises on a query that carries
 one, so ``/players/al%00ice/``, ``?q=%00`` or a cookie ``sessionid="\\000…"`` were a 500.

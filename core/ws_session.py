@@ -1,8 +1,8 @@
 """Channels' session authentication for websockets, with its database read (the session
 and its user) in the event loop's thread pool instead of on the one thread-sensitive
 database thread that Channels gives a whole process: a connect must not wait behind
-every other connection's database calls (issue 15: a player's connect took 25 s behind
-100 sockets busy with ``sync``)."""
+every other connection's database calls (a hundred
+sockets busy with ``sync`` would hold it for seconds)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """The bots' fair queue (full stack): bot turns served fairly across their owners.
 
-Issue 32: one account started twelve tables of master bots and every bot turn of
-everyone else waited behind theirs in the one FIFO queue of the bots' worker pool
-(another player's wait for his next turn went from 1.65 s to 22.7 s). Here a bot turn is
-not a Celery task of its own any more but a job in Redis, filed under its *owner* (the
+In one FIFO queue of the bots' worker pool, one account with a dozen tables of master
+bots would make every bot turn of everyone else wait behind its own
+(``bench/bot_flood.py`` measures that wait). So a bot turn is
+not a Celery task of its own but a job in Redis, filed under its *owner* (the
 person who opened the table: all his tables share one owner) and due after the bots'
 pause; each job sends a *token* task (``games.bot_turn_next``) to the ``bots`` queue with
 that pause as its countdown. Whichever token a worker process runs, it plays the job

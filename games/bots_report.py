@@ -6,8 +6,8 @@ deal groups won), every whole-match pairing (share of matches won, 95% Wilson in
 each level's time per decision and memory, and a rating per level on the Elo scale
 anchored at basic = 1500 from the share of deal groups won: a share ``p`` is a difference
 of ``400 · log10(p / (1 − p))`` (``p`` kept within 0.02..0.98), from pairings of at least
-:data:`MIN_GROUPS` layouts only (fewer say next to nothing). ``strong-v1`` (the strong
-bot before issue 18, bench only) is not a level of the site and stays out of the page.
+:data:`MIN_GROUPS` layouts only (fewer say next to nothing). ``strong-v1`` (the previous
+strong bot, bench only) is not a level of the site and stays out of the page.
 """
 
 from __future__ import annotations

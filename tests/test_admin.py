@@ -1,4 +1,4 @@
-"""The admin site: branded, translated, and its user list fits the screen (issue 7)."""
+"""The admin site: branded, translated, and its user list fits the screen."""
 
 import pytest
 from django.urls import reverse

@@ -1,4 +1,4 @@
-"""One error shape everywhere under /api/ (issue 15, items 8 and 12; docs/protocol.md §2):
+"""One error shape everywhere under /api/ (docs/protocol.md §2):
 ``{"error": {"code": …, "message": …}}``, JSON, never an HTML page or a Python repr."""
 
 import pytest

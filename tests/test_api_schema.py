@@ -1,4 +1,4 @@
-"""The OpenAPI schema behind /api/docs/ (issue 7, item 3 and the API description)."""
+"""The OpenAPI schema behind /api/docs/ and the API description."""
 
 import pytest
 import yaml

@@ -1,4 +1,4 @@
-"""The client's address behind proxies (issue 28, item 10): the ASGI middleware around the
+"""The client's address behind proxies: the ASGI middleware around the
 whole application takes the N-th address from the right of X-Forwarded-For for
 ``DJANGO_TRUSTED_PROXIES`` = N, the peer for 0, for pages, the API and websockets alike;
 never an address the client wrote. The same through real servers and HAProxy:

@@ -1,4 +1,4 @@
-"""Error pages in the site's layout and language (issue 7, item 5).
+"""Error pages in the site's layout and language.
 
 The suite runs with DEBUG off, as production does, so these are the pages users get.
 This module is also the URLconf of the tests that need a view that fails.

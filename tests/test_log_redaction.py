@@ -1,8 +1,8 @@
-"""No API token in any log line (issue 15, item 3): uvicorn's access log and its
+"""No API token in any log line: uvicorn's access log and its
 websocket lines print whole URLs, and a client may send ``?token=<key>``. A real uvicorn
 server (the embedded default, on a SQLite file of its own) is asked over HTTP and over a
 websocket with a token in the URL; its log must show the requests and never the key,
-also when the parameter's name is percent-encoded (``?%74oken=``, issue 32 item 6),
+also when the parameter's name is percent-encoded (``?%74oken=``),
 which the server decodes, and so signs the socket in."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A NUL byte in a request is a 404 or a 400, never a 500 (issue 32, item 8): PostgreSQL
+"""A NUL byte in a request is a 404 or a 400, never a 500: PostgreSQL
 text cannot hold one, so every lookup that took it from the path, the query or a cookie
 raised. Every URL pattern that takes a string is tried, pages and API."""
 

@@ -1,4 +1,4 @@
-"""The rules for players: docs/rules*.md and the Rules page (issue 7, item 8)."""
+"""The rules for players: docs/rules*.md and the Rules page."""
 
 import re
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The secret key and the HTTPS settings (issue 7, item 9).
+"""The secret key and the HTTPS settings.
 
 Settings are read once per process, so the start-up cases run in a fresh interpreter.
 """

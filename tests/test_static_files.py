@@ -1,4 +1,4 @@
-"""Static files under ASGI: served with asynchronous file reads (issue 7).
+"""Static files under ASGI: served with asynchronous file reads.
 
 whitenoise handed Django a synchronous iterator, so every static file served under
 ASGI made Django warn ("StreamingHttpResponse must consume synchronous iterators…")

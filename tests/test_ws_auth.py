@@ -1,5 +1,5 @@
 """A token never overrides a signed-in session, and a crafted ``?invite=`` cannot slip a
-token into the table page's socket URL (issue 15, item 9)."""
+token into the table page's socket URL."""
 
 import json
 import re

@@ -1,5 +1,5 @@
 """What the search thinks of a decision already taken: the value of the action taken and of
-the search's best, from the seat's view as it was (issue 30, the analysis of a match).
+the search's best, from the seat's view as it was (the analysis of a match).
 
 :func:`appraise` runs the ``strong``/``master`` search of one decision
 (:meth:`StrongBot.search`) and returns the mean value of every candidate it weighed, in

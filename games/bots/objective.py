@@ -1,4 +1,4 @@
-"""What a deal's result is worth to one seat: its effect on the match (issue 18).
+"""What a deal's result is worth to one seat: its effect on the match.
 
 Raw points are not the goal of Thousand; the match is. A completed (simulated) deal is
 scored on a copy of the match as the view shows it (``position.match_at_standing``) with

@@ -1,4 +1,4 @@
-"""The caps on tables of bots a person starts (issue 32).
+"""The caps on tables of bots a person starts.
 
 One account once started twelve tables of master bots in half a second and every bot
 table of everyone else stalled behind them. A person may have only a few tables with

@@ -1,4 +1,4 @@
-// The analysis panel of the replay page (issue 30): ask for a finished match's computer
+// The analysis panel of the replay page: ask for a finished match's computer
 // analysis, follow its progress over the table's socket, then mark every analysed
 // decision as the replay steps through it, with the best alternative in words, the loss
 // chart, each deal's hindsight line and keyboard navigation to the next mistake.

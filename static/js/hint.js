@@ -1,4 +1,4 @@
-// "What would strong do?" at a practice table (issue 30): the strong bot's choice for the
+// "What would strong do?" at a practice table: the strong bot's choice for the
 // person's current decision, from the server (POST /api/v1/tables/<id>/hint/), and why.
 // The answer is for the decision it was asked at: it goes once the table moves on (its
 // version changes) and the whole section once the match is over.

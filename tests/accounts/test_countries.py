@@ -1,4 +1,4 @@
-"""The country list is in the alphabetical order of the page's language (issue 7, item 2)."""
+"""The country list is in the alphabetical order of the page's language."""
 
 import pytest
 from django.utils import translation

@@ -1,4 +1,4 @@
-"""The header's language menu (issue 7, item 1)."""
+"""The header's language menu."""
 
 import pytest
 from django.urls import reverse

@@ -1,4 +1,4 @@
-"""Names that impersonate are refused (issue 15, item 10): control and format
+"""Names that impersonate are refused: control and format
 characters, reserved words, and names that look like another player's."""
 
 import pytest
@@ -104,7 +104,7 @@ def test_a_name_key_is_stable_under_case_and_spacing(name):
     assert name_key(name + " ") == name_key(name)
 
 
-# ------------------------------------------------ invisible characters (issue 32, item 4)
+# ------------------------------------------------ invisible characters
 
 # Every character the regex package counts as Default_Ignorable_Code_Point, and the blank
 # symbols: what a reader cannot see.

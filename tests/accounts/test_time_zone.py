@@ -1,4 +1,4 @@
-"""A player's own time zone (issue 16): chosen in the profile, every time on the pages in it."""
+"""A player's own time zone: chosen in the profile, every time on the pages in it."""
 
 from datetime import UTC, datetime, timedelta
 

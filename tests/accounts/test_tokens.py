@@ -1,5 +1,4 @@
-"""API tokens can be revoked and replaced, and a password change revokes them
-(issue 15, item 3)."""
+"""API tokens can be revoked and replaced, and a password change revokes them."""
 
 import pytest
 from rest_framework.test import APIClient

@@ -1,4 +1,4 @@
-"""Dates on the pages: one format per language, with the time zone (issue 17 item 13)."""
+"""Dates on the pages: one format per language, with the time zone."""
 
 from datetime import UTC, datetime, timedelta
 

@@ -1,4 +1,4 @@
-"""Asking for the analysis of a finished match, running it, its limits (issue 30)."""
+"""Asking for the analysis of a finished match, running it, its limits."""
 
 from __future__ import annotations
 

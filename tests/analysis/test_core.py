@@ -1,4 +1,4 @@
-"""The analysis core (issue 30): the search's verdict on each decision of a record."""
+"""The analysis core: the search's verdict on each decision of a record."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Practice hints: "What would strong do?" only at an unrated table of one person against
-bots (issue 30)."""
+bots."""
 
 from __future__ import annotations
 

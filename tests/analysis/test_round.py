@@ -1,4 +1,4 @@
-"""An organiser asks for the analysis of every table of a tournament's round (issue 30)."""
+"""An organiser asks for the analysis of every table of a tournament's round."""
 
 from __future__ import annotations
 

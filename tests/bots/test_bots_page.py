@@ -1,4 +1,4 @@
-"""The Bots page (``/bots/``) and ``manage.py bots_report`` (issue 18)."""
+"""The Bots page (``/bots/``) and ``manage.py bots_report``."""
 
 from __future__ import annotations
 

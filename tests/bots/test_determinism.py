@@ -1,4 +1,4 @@
-"""The same seed, view and budget give the same decision (issue 4)."""
+"""The same seed, view and budget give the same decision."""
 
 from __future__ import annotations
 

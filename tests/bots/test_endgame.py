@@ -1,4 +1,4 @@
-"""The endgame solver equals a brute-force search through the engine (issue 18)."""
+"""The endgame solver equals a brute-force search through the engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A bot decides from its seat's view only: it cannot reach hidden cards (issue 4)."""
+"""A bot decides from its seat's view only: it cannot reach hidden cards."""
 
 from __future__ import annotations
 

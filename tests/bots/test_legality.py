@@ -1,5 +1,5 @@
 """Bots only ever produce legal actions, under every variant and option set, and never
-raise (issue 4)."""
+raise."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the search bots decide in telling positions (issue 18): bidding sanity and the
+"""What the search bots decide in telling positions: bidding sanity and the
 match in the objective. Time-free budgets: each decision is a pure function of the seed."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What a person can read: the WCAG 2.1 contrast of every visible text of a page part,
-measured in the browser from the computed colours (issue 28, item 1).
+measured in the browser from the computed colours.
 
 The text's colour (with its opacity) is laid over the background it is drawn on: the
 background colours of its ancestors, each blended over the one below it, up to the page's

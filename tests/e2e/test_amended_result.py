@@ -1,4 +1,4 @@
-"""An amended result as a player sees it, at 1280×800 and 390×844 (issue 28, item 3):
+"""An amended result as a player sees it, at 1280×800 and 390×844:
 "My matches", the table page and the tournament page give the amended place, marked as
 amended with the organiser's reason, and none of them says the places go by the scores."""
 

@@ -1,4 +1,4 @@
-"""The replay page asks for the computer analysis, follows it and shows it (issue 30)."""
+"""The replay page asks for the computer analysis, follows it and shows it."""
 
 from __future__ import annotations
 

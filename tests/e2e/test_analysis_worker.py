@@ -1,4 +1,4 @@
-"""The analysis's progress bar fills as a real worker runs it (issue 30).
+"""The analysis's progress bar fills as a real worker runs it.
 
 The full stack as deployed: uvicorn, the Redis channel layer, PostgreSQL and a Celery
 worker process of its own on the analysis queue (prefork, one process, as

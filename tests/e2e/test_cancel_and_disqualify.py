@@ -1,5 +1,5 @@
-"""The organiser's word reaching the player, in the browser at 1280×800 and 390×844
-(issue 28, items 4 and 5): a cancel is confirmed with a reason, and the entrant reads it
+"""The organiser's word reaching the player, in the browser at 1280×800 and 390×844:
+a cancel is confirmed with a reason, and the entrant reads it
 in his notifications and on the page; a player disqualified mid-round reads why beside
 his table and loses the Resign button, without a reload."""
 

@@ -1,5 +1,5 @@
 """A whole club evening in the browser, on PostgreSQL and Redis with a real Celery
-worker and beat (issue 16).
+worker and beat.
 
 An organiser schedules a rated Swiss of 7 entrants in the admin site (one of them a
 walk-in entered there), announces it, the players check in (two in the browser, the

@@ -1,4 +1,4 @@
-"""A whole duplicate evening in the browser (issue 31, docs/duplicate.md).
+"""A whole duplicate evening in the browser (docs/duplicate.md).
 
 The organiser schedules an unrated duplicate event in the admin site: two rounds of two
 boards at tables of three. Four players register and check in on the event's page, one

@@ -1,5 +1,5 @@
 """A phone screen (390×844): the hand is tappable as it is seen, and no page of the site
-scrolls sideways (issue 17, items 1 and 9)."""
+scrolls sideways."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The profile offers the device's own time zone; saved, the site speaks in it (issue 16)."""
+"""The profile offers the device's own time zone; saved, the site speaks in it."""
 
 import pytest
 

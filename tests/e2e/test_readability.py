@@ -1,5 +1,5 @@
-"""What a person sees on the evening's pages, at 1280×800 and on a phone at 390×844
-(issue 28, items 1, 2, 8 and 9): every text readable (WCAG AA contrast), the unread
+"""What a person sees on the evening's pages, at 1280×800 and on a phone at 390×844:
+every text readable (WCAG AA contrast), the unread
 count in sight on a phone, a warning that looks like one, the rating chart's labels
 whole, long names broken between words only, and the header on one line."""
 

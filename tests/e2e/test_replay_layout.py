@@ -1,4 +1,4 @@
-"""The replay's score sheet shows every column (issue 17 item 8)."""
+"""The replay's score sheet shows every column."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ COLUMNS = """() => {
         scrolls: wrap.scrollWidth > wrap.clientWidth,
         outside: cells.filter((c) => c.getBoundingClientRect().right > right + 0.5).length,
         // A name too long for its column ends in "…" with the whole name in its title
-        // (issue 28: never broken inside a word); nothing else may be cut.
+        // (never broken inside a word); nothing else may be cut.
         clipped: cells
             .filter((c) => c.scrollWidth > c.clientWidth + 1 && c.title !== c.textContent)
             .map((c) => c.textContent),

@@ -1,4 +1,4 @@
-"""The social app in the browser (issue 29): two people who just signed up follow each other,
+"""The social app in the browser: two people who just signed up follow each other,
 sit at one table and talk; a spectator talks without reaching them; what they type is
 shown as text; the same on a phone (390 px)."""
 

@@ -1,6 +1,6 @@
 """The table page's drawing (static/js/render.js, sheet.js) from views the engine makes:
 the module is loaded in a real page of the site and given a model, the way the
-websocket client gives it one, so each case is one exact situation (issue 17)."""
+websocket client gives it one, so each case is one exact situation."""
 
 from __future__ import annotations
 

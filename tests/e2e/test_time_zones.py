@@ -1,5 +1,5 @@
 """A player in another zone reads the round's start in his own, with its name, and the
-organiser's admin says which zone its times are in (issue 28, item 7), at 1280×800 and
+organiser's admin says which zone its times are in, at 1280×800 and
 390×844."""
 
 from __future__ import annotations

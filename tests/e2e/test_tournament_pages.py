@@ -245,9 +245,8 @@ def test_a_notification_sent_before_the_page_s_socket_opened_is_shown(organiser,
 def test_a_walk_in_s_page_opened_before_he_was_entered_tells_him_his_table_is_ready(
     organiser, pages, size, tmp_path
 ):
-    """Issue 28 item 6: the page's sockets were the tournaments he had entered when it
-    was loaded, so a walk-in's open page heard nothing. His notification area listens to
-    his own socket, whatever he has entered since."""
+    """His notification area listens to his own socket, not to the tournaments he had
+    entered when the page was loaded, so a walk-in's open page hears that he is seated."""
     tournament_id = organiser.announce("Walk-in Swiss")
     page = pages.new(width=size[0], height=size[1])
     walk_in = sign_up(page)

@@ -1,6 +1,6 @@
 """The engine's modules import each other in one direction only: no import circle, not
-even through an import inside a function or under ``TYPE_CHECKING`` (issue 18 broke the
-``match ↔ record ↔ views`` circle)."""
+even through an import inside a function or under ``TYPE_CHECKING`` (so no
+``match ↔ record ↔ views`` circle comes back)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property fuzzing of the whole REST API from its OpenAPI schema (issue 15, "keep it
+"""Property fuzzing of the whole REST API from its OpenAPI schema ("keep it
 so"): Schemathesis generates requests for every operation of ``/api/schema/``, valid and
 invalid, as an anonymous caller and as a signed-in player, and checks that
 

@@ -1,5 +1,5 @@
-"""Every numeric table option is bounded by docs/rules.md and the OpenAPI schema
-(issue 15, item 11); a free seat is null in the schema as in the answers (item 12)."""
+"""Every numeric table option is bounded by docs/rules.md and the OpenAPI schema;
+a free seat is null in the schema as in the answers."""
 
 import pytest
 import yaml

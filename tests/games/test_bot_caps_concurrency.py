@@ -1,5 +1,5 @@
-"""The caps on tables of bots hold under concurrent requests, on PostgreSQL (issue 32,
-item 2: twelve POSTs of one account in half a second were all accepted)."""
+"""The caps on tables of bots hold under concurrent requests, on PostgreSQL: twelve
+POSTs of one account at once open no more tables than the cap."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The bots' fair queue on a real Redis (issue 32, item 2): one owner's many tables of
+"""The bots' fair queue on a real Redis: one owner's many tables of
 bots cannot keep another player's bot turns waiting behind theirs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One account stalled bot play for everyone (issue 32, item 2): the tables with bots a
+"""One account stalled bot play for everyone: the tables with bots a
 person has playing at once are capped, per person, for master bots, and per address;
 only tables still playing count. Every door that starts a table with bots goes through
 the one check in ``table_start`` (the challenges' door: tests/social/test_challenge_rules.py);

@@ -1,4 +1,4 @@
-"""Unlimited tables (issue 15, item 6): one person holds only a few open tables, and the
+"""Unlimited tables: one person holds only a few open tables, and the
 lobby shows a page of them at a cost that does not grow with their number."""
 
 import pytest

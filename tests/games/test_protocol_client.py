@@ -1,6 +1,6 @@
 """A client written only from docs/protocol.md plays a whole match through a real server
 (uvicorn, PostgreSQL, Redis, bots on the server's loop), and everything it received is
-held to what the document says (issue 15, item 14):
+held to what the document says:
 
 * REST as §2 shows it: a token, a table with options, two bots, the start;
 * §3.1 and §3.4 to the letter: an ``update`` whose version is not above the one held is

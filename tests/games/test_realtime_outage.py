@@ -12,7 +12,7 @@ from tests.integration.processes import free_port
 
 def test_a_publish_that_fails_after_commit_is_logged_not_raised(settings: Any, caplog: Any) -> None:
     # The action it announces is committed already: the caller (a Celery task playing a
-    # bot's turn, a view) must not fail for it, or it would be retried (issue 15).
+    # bot's turn, a view) must not fail for it, or it would be retried.
     settings.CHANNEL_LAYERS = redis_layer(
         f"redis://127.0.0.1:{free_port()}/0", prefix="nobody-listens"
     )

@@ -236,7 +236,7 @@ def test_a_tournament_may_choose_the_first_dealer() -> None:
     assert table.first_dealer == 2 and current(table).match.deal.dealer == 2  # type: ignore[union-attr]
 
 
-# -- a person acts for the seat he holds now (issue 15) ------------------------------------------
+# -- a person acts for the seat he holds now ------------------------------------------
 
 
 def holder(table: Table, seat: int) -> Any:

@@ -1,5 +1,5 @@
 """A socket whose user left his seat never shows that seat's hand, through a real server
-(uvicorn, PostgreSQL, Redis), issue 32 item 1.
+(uvicorn, PostgreSQL, Redis).
 
 The message that says the seats changed can be lost (Redis away while a seat changes
 hands), so a socket can still be in the group of a seat its user left when the seat's
@@ -50,10 +50,10 @@ from games.models import Seat, Table
 from tests.factories import UserFactory
 from tests.games.helpers import current
 from tests.games.test_servers import tokens_for
-from tests.games.test_ws_hardening import layer_like_the_server as layer_like_the_server
-from tests.games.test_ws_hardening import open_socket, receive, receive_type
-from tests.games.test_ws_hardening import server as server
-from tests.games.test_ws_hardening import stack_env as stack_env
+from tests.games.test_table_socket_guards import layer_like_the_server as layer_like_the_server
+from tests.games.test_table_socket_guards import open_socket, receive, receive_type
+from tests.games.test_table_socket_guards import server as server
+from tests.games.test_table_socket_guards import stack_env as stack_env
 
 pytestmark = [
     pytest.mark.integration,

@@ -2,10 +2,10 @@
 PostgreSQL, Redis):
 
 * caps per person and per address hold across two server processes, for every kind of
-  socket (issue 28 item 11), are given back however a socket ends, and survive a server
+  socket, are given back however a socket ends, and survive a server
   that dies (its leases run out);
 * a player's sockets close when his credentials are revoked, and a socket that the
-  closing message missed is refused when it acts (issue 32 item 3).
+  closing message missed is refused when it acts.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tests.factories import UserFactory
 from tests.games.helpers import current
 from tests.games.test_servers import ORIGIN, Process, free_port, serve, tokens_for
 from tests.games.test_servers import stack_env as stack_env
-from tests.games.test_ws_hardening import layer_like_the_server as layer_like_the_server
+from tests.games.test_table_socket_guards import layer_like_the_server as layer_like_the_server
 
 pytestmark = [
     pytest.mark.integration,
@@ -112,7 +112,7 @@ def session_cookie(user: Any) -> str:
     return f"{name}={browser.cookies[name].value}"
 
 
-# -- caps across processes (issue 28 item 11) ------------------------------------------------
+# -- caps across processes ------------------------------------------------
 
 
 @pytest.mark.slow(seconds=30)
@@ -248,7 +248,7 @@ def test_the_counts_of_a_server_that_died_run_out(servers: Any) -> None:
     assert asyncio.run(run()) == [("too_many_connections", 4429)] * 2
 
 
-# -- revocation (issue 32 item 3) ------------------------------------------------------------
+# -- revocation ------------------------------------------------------------
 
 
 def started_for_one(user: Any) -> Any:

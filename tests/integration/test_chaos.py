@@ -1,4 +1,4 @@
-"""The fault script's short version (bench/chaos.py --short): the full stack of its own
+"""The fault script's short version (``python -m bench.chaos --short``): the full stack of its own
 (Redis, PostgreSQL, two web servers, the worker pools, beat) plays tables while a web
 server and the bots' worker are killed, Redis is away and PostgreSQL restarts; every
 table finishes, every log is contiguous, every record verifies, no client saw a version
@@ -30,7 +30,7 @@ def test_the_stack_survives_each_fault_of_the_short_fault_script(tmp_path) -> No
     }
 
     done = subprocess.run(
-        [sys.executable, "bench/chaos.py", "--short", "--start-seconds", "400"], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, "-m", "bench.chaos", "--short", "--start-seconds", "400"], cwd=ROOT, env=env, capture_output=True, text=True,
         timeout=1400,
     )  # fmt: skip
 

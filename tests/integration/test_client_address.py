@@ -1,14 +1,14 @@
 """The sign-up limit holds against a forged ``X-Forwarded-For`` in every documented way of
-running the service (issue 28, item 10): uvicorn alone as the Dockerfile starts it (two
+running the service: uvicorn alone as the Dockerfile starts it (two
 workers), ``scripts/stack --web 1`` with its HAProxy, and the compose deployment
 (``deploy/haproxy.cfg`` in front of the compose file's web command, with its
 environment). A client sends four sign-ups, each with a fresh forged header: the fourth
 is refused (three an hour here, tests/integration/address_settings.py); a second client
 address is still served, so the servers do not count everyone as the proxy.
 
-Before the fix uvicorn's ``--proxy-headers`` took the header as the client's address:
-from 127.0.0.1 by default (uvicorn alone, and behind the stack's HAProxy, whose address
-that is), and its left-most entry with ``--forwarded-allow-ips=*`` (compose).
+Why each way needs its setting: uvicorn's ``--proxy-headers`` alone takes the header as
+the client's address from 127.0.0.1 by default (uvicorn alone, and behind the stack's
+HAProxy, whose address that is), and its left-most entry with ``--forwarded-allow-ips=*`` (compose).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """/healthz on a real server and a real Celery worker with beat.
 
 * With PostgreSQL unreachable the server still answers, 503, within the load balancer's
-  health-check timeout (docker-compose.yml: 5 s): it took 10 s while the check waited
-  for a pooled connection in the request's own thread, which Django's synchronous
-  middleware waits for before it sends the response.
+  health-check timeout (docker-compose.yml: 5 s), even though a pooled connection is awaited in
+  the request's own thread, which Django's synchronous middleware waits for before it
+  sends the response.
 * A worker with beat records its periodic tasks' runs, and /healthz turns ok; when
   the worker is killed, /healthz says degraded, naming the clock sweep.
 """

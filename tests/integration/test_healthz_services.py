@@ -181,8 +181,8 @@ def test_healthz_is_503_before_any_periodic_task_ran(client, settings, redis_url
 def test_healthz_shows_the_bots_queue_delay(
     client, settings, redis_url, celery_broker, monkeypatch
 ):
-    """How long the oldest bot turn due has waited for a worker process (issue 32: a
-    flood of one account's bots stalled everyone's while /healthz said ok)."""
+    """How long the oldest bot turn due has waited for a worker process: a
+    flood of one account's bots that stalls everyone's turns must not look ok."""
     settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=f"test-{uuid.uuid4().hex[:8]}")
     settings.CELERY_BROKER_URL = redis_url
     celery_broker(redis_url)

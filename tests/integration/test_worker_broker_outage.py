@@ -3,8 +3,8 @@
 Celery 5.7.0 with kombu 5.7.0 died for good ("Unrecoverable error: AttributeError:
 'NoneType' object has no attribute 'hostname'") when the broker went away while the
 worker held unacknowledged messages: tasks waiting for their countdown, as every bot
-turn does (issue 15), and, a second way, when a task that was running at the loss was
-acknowledged or rejected after the reconnect, through its old channel (issue 32).
+turn does, and, a second way, when a task that was running at the loss was
+acknowledged or rejected after the reconnect, through its old channel.
 config.celery.Consumer closes the lost connection in an order that cannot crash, and
 gives the old transport its broker back for those late acks. The tests run against a
 Redis of their own that they stop and start again.
@@ -117,7 +117,7 @@ def test_worker_outlives_redis_outages_while_a_late_acked_task_runs(
     """A task (acks_late, as bot turns are) runs in a child when Redis goes; Celery cancels
     it and rejects it back to its queue, or it ends and is acknowledged, after the
     reconnect, through the channel of the lost connection. Three outages, each with a
-    task in flight (the unfixed worker died at the first)."""
+    task in flight: the worker lives through all three."""
     process, queue, log = prefork_worker
     assert wait_until(lambda: "ready" in log.read_text(), 60), log.read_text()
 

@@ -1,5 +1,5 @@
 """A table's chat can be off from the moment it is opened: the lobby's "Table chat off"
-box and the API's ``chat: false`` (issue 29); the social app keeps the switch, games only says
+box and the API's ``chat: false``; the social app keeps the switch, games only says
 what its creator asked for (``games.signals.table_opened``)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Cancelling and disqualifying as the organiser does it (issue 28, items 4 and 5): a
+"""Cancelling and disqualifying as the organiser does it: a
 cancel asks for a reason and tells the entrants; a disqualification after the event
 finished is done (the standings follow); in a cancelled event it is refused before a
 reason is asked for; a player put out mid-round reads why and has no Resign button."""

@@ -1,4 +1,4 @@
-"""No formula in an exported CSV (issue 32, item 5): a player's display name or an
+"""No formula in an exported CSV: a player's display name or an
 event's name that a spreadsheet would run (``=``, ``+``, ``-``, ``@``, tab, carriage
 return first) gets a leading apostrophe in every CSV the service exports (OWASP, "CSV
 Injection"); numbers stay numbers."""

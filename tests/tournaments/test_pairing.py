@@ -449,7 +449,7 @@ def crowded_field(
 
 
 def test_a_large_swiss_field_is_seated_the_same_way_twice_with_one_seed() -> None:
-    # The search is bounded by work, not by the clock (issue 21): a busy machine seats
+    # The search is bounded by work, not by the clock: a busy machine seats
     # the same tables as an idle one.
     entrants, history = crowded_field(3000, rounds=4, seats=3, seed=7)
 

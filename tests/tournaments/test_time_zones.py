@@ -1,4 +1,4 @@
-"""Every time of a tournament says its zone, in the viewer's zone (issue 28, item 7): the
+"""Every time of a tournament says its zone, in the viewer's zone: the
 round heading on the tournament page, the admin's schedule fields and its "Finished"
 columns (accounts/timezones.py: a profile's zone, else the site's)."""
 

@@ -1,4 +1,4 @@
-"""Issue 17 on the game pages (server side): what the table header, the lobby and "my
+"""The game pages (server side): what the table header, the lobby and "my
 matches" tell a newcomer."""
 
 from __future__ import annotations

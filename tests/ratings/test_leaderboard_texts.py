@@ -1,4 +1,4 @@
-"""Issue 17 on the rating pages: what a newcomer reads on the leaderboards."""
+"""The rating pages: what a newcomer reads on the leaderboards."""
 
 from datetime import timedelta
 

@@ -1,5 +1,5 @@
 """The table websocket under a hostile or unlucky client, through a real server
-(uvicorn, PostgreSQL, Redis), issue 15:
+(uvicorn, PostgreSQL, Redis):
 
 * a socket plays and sees only the seat its *user* holds now, even when the message
   about the seats never reached it (dropped here on purpose);
@@ -76,7 +76,7 @@ async def receive_type(ws: Any, kind: str) -> dict[str, Any]:
             return message
 
 
-# -- item 1: the seat is the user's, as the seats are now ---------------------------------------
+# -- the seat is the user's, as the seats are now ---------------------------------------
 
 
 def test_a_socket_whose_user_gave_up_his_seat_neither_sees_nor_plays_it(
@@ -122,7 +122,7 @@ def test_a_socket_whose_user_gave_up_his_seat_neither_sees_nor_plays_it(
     assert error["code"] == "not_seated" and current(table).version == 0
 
 
-# -- item 7: caps and the per-person rate ---------------------------------------------------------
+# -- caps and the per-person rate ---------------------------------------------------------
 
 
 def test_a_person_may_hold_only_so_many_sockets(server: int) -> None:
@@ -194,7 +194,7 @@ def test_a_persons_sockets_share_one_rate_limit(server: int) -> None:
     assert "error" in answers and answers.count("pong") < len(answers)
 
 
-# -- items 8 and 13: bad input gets its code, the socket stays ------------------------------------
+# -- bad input gets its code, the socket stays ------------------------------------
 
 
 @pytest.mark.parametrize(

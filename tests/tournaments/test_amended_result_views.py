@@ -1,4 +1,4 @@
-"""An amended result is carried everywhere (issue 28, item 3): after the organiser
+"""An amended result is carried everywhere: after the organiser
 amends a table cut by the clock, "My matches", the table page, the tournament page, the
 player page, the CSV and the APIs give the amended places, say they were amended and why,
 and nothing says "ranked by scores" beside places that contradict the scores."""

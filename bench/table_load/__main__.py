@@ -1,0 +1,3 @@
+from bench.table_load.cli import main
+
+main()
