@@ -85,7 +85,7 @@ class ReleasesChannel:
     loop: the end of every match) or before its next ``receive`` started never gets
     there, so each such socket left a queue and a Redis subscription behind for the
     life of the process: the servers' memory crept with every finished match (the
-    soak, docs/benchmarks.md; channels-redis issue 276). A group is left only by the
+    soak, docs/benchmarks.md; channels-redis). A group is left only by the
     consumer's own ``group_discard``, which a consumer that ends without its
     ``disconnect`` never calls."""
 

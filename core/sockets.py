@@ -23,8 +23,8 @@ def in_pool[T](fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """``fn`` through ``database_sync_to_async`` on the event loop's thread pool, not on
     the one thread that Channels gives every database call of a process by default: a
     call then never queues behind every other connection's round trips to PostgreSQL
-    (actions: 470 → 630-770 actions/s at 300 tables, docs/benchmarks.md; connects and
-    state reads: a player's connect took 25 s behind 100 sockets sending ``sync``).
+    (docs/benchmarks.md: more actions a second, and a connect or a state read no longer
+    waits behind a hundred sockets sending ``sync``).
 
     SQLite (the embedded default) keeps the one thread: it serialises writers anyway, and
     its in-memory test database refuses another thread's read or write instead of
