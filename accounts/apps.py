@@ -10,5 +10,6 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from accounts import (
             limits,  # noqa: F401  (connects the failed sign-in counters)
+            sessions,  # noqa: F401  (records where an account signs in)
             sockets,  # noqa: F401  (closes a player's sockets on revocation)
         )

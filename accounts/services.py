@@ -1,13 +1,22 @@
 """Writes on accounts. Keyword-only, atomic; they raise ValidationError and change nothing."""
 
+from importlib import import_module
+
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.mail import address_clean, mail_queue
+from accounts.models import SignIn, User
+
+EMAIL_CONFIRM_SALT = "accounts.email.confirm"
 
 
 @transaction.atomic
@@ -17,13 +26,74 @@ def user_create(
     password: str,
     display_name: str = "",
     email: str = "",
+    base_url: str = "",
 ) -> User:
-    """Create a player account after validating the name and the password strength."""
-    user = User(username=username, display_name=display_name.strip(), email=email)
+    """Create a player account after validating the name and the password strength. An
+    address, if given, awaits confirmation by the link mailed to it (``base_url``: the
+    site's address the link starts with)."""
+    user = User(username=username, display_name=display_name.strip())
     user.full_clean(exclude=["password"])
     validate_password(password, user)
     user.set_password(password)
     user.save()
+    if email:
+        email_change_request(user=user, email=email, base_url=base_url)
+    return user
+
+
+def _email_taken(email: str, *, by_other_than: User) -> bool:
+    return User.objects.filter(email__iexact=email).exclude(pk=by_other_than.pk).exists()
+
+
+@transaction.atomic
+def email_change_request(*, user: User, email: str, base_url: str) -> User:
+    """Give the account a new address: it awaits confirmation by a link mailed to it
+    (the confirmed address, if any, stays until then). Raises ValidationError on
+    ``email`` for an invalid address or one another account has."""
+    try:
+        email = address_clean(email)
+    except ValidationError as exc:
+        raise ValidationError({"email": exc.messages}) from exc
+    if user.email and user.email.lower() == email.lower():
+        raise ValidationError({"email": _("This is already your address.")})
+    if _email_taken(email, by_other_than=user):
+        raise ValidationError({"email": _("This address belongs to another account.")})
+    user.email_pending = email
+    user.save(update_fields=["email_pending"])
+    token = signing.dumps({"u": user.pk, "e": email}, salt=EMAIL_CONFIRM_SALT)
+    link = base_url.rstrip("/") + reverse("accounts:email_confirm", args=[token])
+    mail_queue(kind="email_confirm", to=email, user=user, context={"link": link})
+    return user
+
+
+@transaction.atomic
+def email_confirm(*, token: str, visitor: User | None) -> User:
+    """Confirm the address a link was mailed to. A link that is tampered with, expired,
+    used or replaced by a newer one, or for another account than the one signed in,
+    changes nothing (ValidationError saying which). The old address is told."""
+    try:
+        data = signing.loads(
+            token, salt=EMAIL_CONFIRM_SALT, max_age=settings.ACCOUNTS_EMAIL_CONFIRM_SECONDS
+        )
+    except signing.SignatureExpired as exc:
+        raise ValidationError(_("This link has expired. Ask for a new one.")) from exc
+    except signing.BadSignature as exc:
+        raise ValidationError(_("This link is not valid.")) from exc
+    user = User.objects.select_for_update().filter(pk=data.get("u"), is_active=True).first()
+    email = str(data.get("e") or "")
+    if user is None:
+        raise ValidationError(_("This link is not valid."))
+    if visitor is not None and visitor.pk != user.pk:
+        raise ValidationError(_("This link is for another account. Sign out first."))
+    if not email or user.email_pending.lower() != email.lower():
+        raise ValidationError(_("This link was already used, or a newer one replaced it."))
+    if _email_taken(email, by_other_than=user):
+        raise ValidationError(_("This address belongs to another account."))
+    old = user.email
+    user.email, user.email_pending = email, ""
+    user.save(update_fields=["email", "email_pending"])
+    if old and old.lower() != email.lower():
+        mail_queue(kind="email_changed", to=old, user=user, context={"old": old})
     return user
 
 
@@ -104,3 +174,58 @@ def user_password_change(*, user: User, old_password: str, new_password: str) ->
     user.save(update_fields=["password"])
     token_revoke(user=user)
     return user
+
+
+# ------------------------------------------------------------------ where one is signed in
+
+
+@transaction.atomic
+def signin_record(*, user: User, session_key: str, user_agent: str) -> SignIn:
+    """Note a new sign-in: its session and the device it came from."""
+    signin, _created = SignIn.objects.update_or_create(
+        session_key=session_key, defaults={"user": user, "user_agent": user_agent}
+    )
+    return signin
+
+
+@transaction.atomic
+def signin_seen(*, user: User, session_key: str, user_agent: str) -> None:
+    """The browser of a session came back: note when (and record a sign-in made before
+    sign-ins were recorded)."""
+    updated = SignIn.objects.filter(session_key=session_key, user=user).update(
+        last_seen=timezone.now()
+    )
+    if not updated:
+        SignIn.objects.filter(session_key=session_key).delete()
+        SignIn.objects.create(user=user, session_key=session_key, user_agent=user_agent)
+
+
+def _sessions_delete(keys: list[str]) -> None:
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    for key in keys:
+        store(session_key=key).delete()
+    SignIn.objects.filter(session_key__in=keys).delete()
+
+
+@transaction.atomic
+def signin_revoke(*, user: User, signin_id: int) -> bool:
+    """Sign one browser of the account out; True if it was signed in."""
+    keys = list(
+        SignIn.objects.filter(user=user, pk=signin_id).values_list("session_key", flat=True)
+    )
+    _sessions_delete(keys)
+    return bool(keys)
+
+
+@transaction.atomic
+def signins_revoke(*, user: User, keep_session_key: str | None = None) -> int:
+    """Sign every browser of the account out but the one of ``keep_session_key``; open
+    websockets of the account close too (credential_generation_advance). Returns how many."""
+    keys = list(
+        SignIn.objects.filter(user=user)
+        .exclude(session_key=keep_session_key or "")
+        .values_list("session_key", flat=True)
+    )
+    _sessions_delete(keys)
+    credential_generation_advance(user=user)
+    return len(keys)
