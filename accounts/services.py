@@ -4,15 +4,19 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
+from accounts import limits
 from accounts.mail import address_clean, mail_queue
 from accounts.models import SignIn, User
 
@@ -229,3 +233,46 @@ def signins_revoke(*, user: User, keep_session_key: str | None = None) -> int:
     _sessions_delete(keys)
     credential_generation_advance(user=user)
     return len(keys)
+
+
+# ------------------------------------------------------------------ forgotten passwords
+
+
+def password_reset_request(*, email: str, address: str, base_url: str) -> None:
+    """Mail a password-reset link to the account whose confirmed address is ``email``.
+    Says nothing either way (no account, a throttled request and a sent mail look the
+    same to the caller): the link works once (the password it resets is part of the
+    token) and for ``PASSWORD_RESET_TIMEOUT`` seconds."""
+    try:
+        email = address_clean(email)
+    except ValidationError:
+        return
+    user = User.objects.filter(email__iexact=email, is_active=True).first()
+    allowed = limits.reset_allowed(
+        email=email, address=address, user_id=user.pk if user is not None else None
+    )
+    if user is None or not allowed or not user.has_usable_password():
+        return
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    link = base_url.rstrip("/") + reverse("accounts:password_reset_confirm", args=[uid, token])
+    hours = max(1, settings.PASSWORD_RESET_TIMEOUT // 3600)
+    with transaction.atomic():
+        mail_queue(
+            kind="password_reset", to=user.email, user=user, context={"link": link, "hours": hours}
+        )
+
+
+@transaction.atomic
+def user_password_reset(*, user: User, new_password: str) -> User:
+    """Set a new password from a reset link: every browser the account is signed in on is
+    signed out, its API token revoked and its websockets closed."""
+    try:
+        validate_password(new_password, user)
+    except ValidationError as exc:
+        raise ValidationError({"new_password1": exc.messages}) from exc
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    token_revoke(user=user)
+    signins_revoke(user=user)
+    return user
