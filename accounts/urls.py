@@ -1,22 +1,14 @@
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import email_views, reset_views, views
-from accounts.forms import SignInForm
+from accounts import email_views, reset_views, two_factor_views, views
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html",
-            redirect_authenticated_user=True,
-            authentication_form=SignInForm,
-        ),
-        name="login",
-    ),
+    path("login/", two_factor_views.SignInView.as_view(), name="login"),
+    path("login/code/", two_factor_views.signin_code, name="login_code"),
+    path("two-factor/", two_factor_views.two_factor, name="two_factor"),
     path("logout/", views.logout_view, name="logout"),
     path("profile/", views.profile, name="profile"),
     path("password/", views.password_change, name="password_change"),

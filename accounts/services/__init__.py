@@ -276,3 +276,24 @@ def user_password_reset(*, user: User, new_password: str) -> User:
     token_revoke(user=user)
     signins_revoke(user=user)
     return user
+
+
+# Split along its seams; callers import every service from here.
+from accounts.services.two_factor import (  # noqa: E402
+    otp_check as otp_check,
+)
+from accounts.services.two_factor import (  # noqa: E402
+    otp_disable as otp_disable,
+)
+from accounts.services.two_factor import (  # noqa: E402
+    otp_enabled as otp_enabled,
+)
+from accounts.services.two_factor import (  # noqa: E402
+    recovery_codes_renew as recovery_codes_renew,
+)
+from accounts.services.two_factor import (  # noqa: E402
+    totp_begin as totp_begin,
+)
+from accounts.services.two_factor import (  # noqa: E402
+    totp_confirm as totp_confirm,
+)
