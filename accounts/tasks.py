@@ -17,3 +17,13 @@ def mail_send(self: Any, mail_id: int) -> bool:
         except mail.MailNotSent as exc:
             if not self.request.is_eager:
                 raise self.retry(exc=exc, countdown=60 * 2 ** min(self.request.retries, 6)) from exc
+
+
+@shared_task(name="accounts.closed_erase")
+def closed_erase() -> int:
+    """Erase the closed accounts whose grace period is over."""
+    from django.conf import settings
+
+    from accounts import services
+
+    return services.accounts_closed_erase(grace_seconds=settings.ACCOUNTS_CLOSE_GRACE_SECONDS)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import email_views, reset_views, two_factor_views, views
+from accounts import account_views, email_views, reset_views, two_factor_views, views
 
 app_name = "accounts"
 
@@ -19,6 +19,9 @@ urlpatterns = [
         reset_views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
+    path("sessions/", account_views.sessions, name="sessions"),
+    path("data/", account_views.data_download, name="data"),
+    path("close/", account_views.close, name="close"),
     path("email/", email_views.email_change, name="email"),
     path("email/confirm/<str:token>/", email_views.email_confirm_view, name="email_confirm"),
 ]

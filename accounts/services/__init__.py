@@ -279,6 +279,21 @@ def user_password_reset(*, user: User, new_password: str) -> User:
 
 
 # Split along its seams; callers import every service from here.
+from accounts.services.closing import (  # noqa: E402
+    account_close as account_close,
+)
+from accounts.services.closing import (  # noqa: E402
+    account_data_export as account_data_export,
+)
+from accounts.services.closing import (  # noqa: E402
+    account_erase as account_erase,
+)
+from accounts.services.closing import (  # noqa: E402
+    account_reopen as account_reopen,
+)
+from accounts.services.closing import (  # noqa: E402
+    accounts_closed_erase as accounts_closed_erase,
+)
 from accounts.services.two_factor import (  # noqa: E402
     otp_check as otp_check,
 )
