@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponseBase
@@ -36,6 +37,12 @@ def _on_signed_in(sender: Any, request: HttpRequest | None, user: User, **kwargs
     session[SEEN_KEY] = time.time()
 
 
+def _has_session(request: HttpRequest) -> bool:
+    """Whether the request came with a session (reading one it did not would mark every
+    anonymous response ``Vary: Cookie``)."""
+    return hasattr(request, "session") and settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
 def _due(seen: Any) -> bool:
     return not isinstance(seen, float) or time.time() - seen >= SEEN_EVERY
 
@@ -55,12 +62,12 @@ class SignInSeenMiddleware(SyncAndAsyncMiddleware):
         if self.is_async:
             return self.__acall__(request)
         response = self.get_response(request)
-        if hasattr(request, "session") and _due(request.session.get(SEEN_KEY)):
+        if _has_session(request) and _due(request.session.get(SEEN_KEY)):
             _touch(request)
         return response
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         response: HttpResponseBase = await self.get_response(request)
-        if hasattr(request, "session") and _due(await request.session.aget(SEEN_KEY)):
+        if _has_session(request) and _due(await request.session.aget(SEEN_KEY)):
             await sync_to_async(_touch)(request)
         return response

@@ -101,4 +101,5 @@ def test_a_forgotten_password_is_reset_from_the_mailed_link_on_a_phone(mail_page
     page.click("main form button[type=submit]")
 
     page.wait_for_url(lambda url: "/login" not in url)
-    assert "mailer2" in page.inner_text("header")
+    page.goto("/accounts/profile/")
+    assert "Signed in as mailer2." in page.inner_text("main")
