@@ -161,3 +161,19 @@ def test_erasing_removes_chat_lines_and_keeps_the_seat_in_the_match():
 
     assert list(ChatMessage.objects.values_list("text", flat=True)) == ["thanks"]
     assert Seat.objects.filter(table=table, user=leaver).exists()
+
+
+def test_a_browser_coming_back_later_moves_its_last_seen():
+    from accounts.sessions import SEEN_KEY
+
+    user = UserFactory()
+    laptop = _browser(user, FIREFOX)
+    long_ago = timezone.now() - timedelta(days=2)
+    SignIn.objects.filter(user=user).update(last_seen=long_ago)
+    session = laptop.session
+    session[SEEN_KEY] = 0.0
+    session.save()
+
+    laptop.get(reverse("home"))
+
+    assert SignIn.objects.get(user=user).last_seen > long_ago

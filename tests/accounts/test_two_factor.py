@@ -202,3 +202,15 @@ def test_staff_signed_in_on_the_site_with_a_code_can_use_the_admin(client):
     _code(client, code(device, 1))
 
     assert client.get(reverse("admin:index")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "target", ["//evil.example/x", "javascript:alert(1)", "http://evil.example/"]
+)
+def test_no_next_address_leads_off_the_site_after_the_code(client, target):
+    user, device, _codes = with_two_factor()
+    _password(client, user, next_url=target)
+
+    response = _code(client, code(device, 1))
+
+    assert response.url == reverse("home")
