@@ -214,3 +214,29 @@ def test_no_next_address_leads_off_the_site_after_the_code(client, target):
     response = _code(client, code(device, 1))
 
     assert response.url == reverse("home")
+
+
+# ------------------------------------------------------------------ the token API
+
+
+def _token(client, user, **extra):
+    data = {"username": user.username, "password": PASSWORD, **extra}
+    return client.post("/api/v1/auth/token/", data, content_type="application/json")
+
+
+def test_the_token_api_gives_no_token_for_the_password_alone_when_two_factor_is_on(client):
+    user, _device, _codes = with_two_factor()
+
+    response = _token(client, user)
+
+    assert response.status_code == 400
+    assert "token" not in response.json()
+
+
+def test_the_token_api_gives_a_token_for_the_password_and_a_code(client):
+    user, device, _codes = with_two_factor()
+
+    response = _token(client, user, otp=code(device, 1))
+
+    assert response.status_code == 200
+    assert response.json()["token"]
