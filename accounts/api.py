@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
@@ -19,6 +20,8 @@ from rest_framework.views import APIView
 from accounts import limits
 from accounts.models import User
 from accounts.services import (
+    otp_check,
+    otp_enabled,
     token_get_or_create,
     token_revoke,
     token_rotate,
@@ -134,7 +137,11 @@ class SigninLockedError(exceptions.Throttled):
         request=AuthTokenSerializer,
         responses={
             200: TokenResultSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="Wrong username or password."),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="Wrong username or password, or (two-factor sign-in on) "
+                "a missing or wrong `otp` code.",
+            ),
             429: TOO_MANY,
         },
     ),
@@ -149,7 +156,8 @@ class TokenView(APIView):
     """Exchange a username (in any case) and password for an API token (POST), or revoke
     the token you use (DELETE: every client using it gets 401 until it asks for a new one).
 
-    Send them as a form or as JSON. The same player gets the same token until it is
+    Send them as a form or as JSON; an account with two-factor sign-in on also sends
+    ``otp``, a code from its authenticator app (or a recovery code). The same player gets the same token until it is
     revoked, rotated or the password is changed. Failed sign-ins are limited per account
     and per address (docs/security.md).
     """
@@ -181,6 +189,18 @@ class TokenView(APIView):
                 raise SigninLockedError(wait)
             raise ValidationError(serializer.errors)
         user = serializer.validated_data["user"]
+        if otp_enabled(user=user):
+            # Two-factor sign-in on: the password alone gives no token.
+            code = str(request.data.get("otp") or "") if hasattr(request.data, "get") else ""
+            if otp_check(user=user, code=code) is None:
+                limits.signin_failure_record(
+                    username=user.get_username(),
+                    address=limits.client_address(request),
+                    device=limits.known_device(request, user.get_username()),
+                )
+                raise ValidationError(
+                    {"otp": [_("Two-factor sign-in is on: send the code as otp.")]}
+                )
         limits.signin_succeeded(request, user.get_username())
         return Response({"token": token_get_or_create(user=user).key})
 

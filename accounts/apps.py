@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,5 +11,13 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from accounts import (
             limits,  # noqa: F401  (connects the failed sign-in counters)
+            sessions,  # noqa: F401  (records where an account signs in)
             sockets,  # noqa: F401  (closes a player's sockets on revocation)
         )
+
+
+class AccountsAdminConfig(admin_apps.AdminConfig):
+    """Django's admin, on a site that asks staff for a second factor (accounts.admin_site)."""
+
+    default = False  # named in INSTALLED_APPS; "accounts" stays AccountsConfig
+    default_site = "accounts.admin_site.AdminSite"

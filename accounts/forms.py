@@ -11,6 +11,14 @@ from accounts.timezones import zone_choices
 
 
 class SignUpForm(UserCreationForm[User]):
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        help_text=_(
+            "Optional. Needed to reset a forgotten password; we send a link to confirm it."
+        ),
+    )
+
     class Meta:
         model = User
         fields = ("username", "display_name")
@@ -55,3 +63,7 @@ class SignInForm(AuthenticationForm):
             if wait is not None:
                 raise forms.ValidationError(limits.locked_message(wait), code="locked") from None
             raise
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(label=_("New address"), max_length=254)

@@ -259,3 +259,29 @@ def _on_signed_in(sender: Any, request: HttpRequest | None, user: User, **kwargs
         signin_success_record(username=user.get_username())
     else:
         signin_succeeded(request, user.get_username())
+
+
+# ------------------------------------------------------------------ password-reset mails
+
+
+def reset_allowed(*, email: str, address: str, user_id: int | None) -> bool:
+    """Count one password-reset request; False when the address typed, the account or the
+    client address asked too often within the hour (``ACCOUNTS_RESETS_PER_HOUR``, ten
+    times that per client address). The caller answers the same either way."""
+    per_hour = settings.ACCOUNTS_RESETS_PER_HOUR
+    subjects = [
+        (_key("reset-email", email), per_hour),
+        (_key("reset-address", address), per_hour * 10),
+    ]
+    if user_id is not None:
+        subjects.append((_key("reset-account", str(user_id)), per_hour))
+    allowed = True
+    for key, limit in subjects:
+        cache.add(key, 0, timeout=3600)
+        try:
+            count = cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, timeout=3600)
+            count = 1
+        allowed = allowed and count <= limit
+    return allowed

@@ -58,6 +58,12 @@ class User(AbstractUser):
         help_text=_("Dates and times are shown in this zone. Empty: the site's zone."),
     )
 
+    # An address given but not yet confirmed by the link mailed to it; ``email`` (unique
+    # regardless of case) holds only a confirmed one, the only one mail is sent to.
+    email_pending = models.EmailField(_("address awaiting confirmation"), blank=True)
+    # When the player closed his account: erased ACCOUNTS_CLOSE_GRACE_SECONDS later.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True, editable=False)
+
     # What the names look like (accounts.names.name_key), kept by save(): a new name that
     # looks like another player's is refused without reading every account.
     username_key = models.CharField(max_length=200, db_index=True, editable=False, default="")
@@ -89,6 +95,12 @@ class User(AbstractUser):
                 Lower("username"),
                 name="accounts_user_username_ci_unique",
                 violation_error_message=_("A user with that username already exists."),
+            ),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="accounts_user_email_ci_unique",
+                violation_error_message=_("This address belongs to another account."),
             ),
         ]
 
@@ -174,3 +186,59 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.get_display_name()
+
+
+class Mail(models.Model):
+    """One mail in the outbox: written in the recipient's language when asked for, sent by
+    the ``mail`` queue's worker (accounts.tasks), retried, then marked failed."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    kind = models.CharField(_("kind"), max_length=40)
+    to = models.EmailField(_("to"))
+    subject = models.CharField(_("subject"), max_length=200)
+    text = models.TextField(_("text"))
+    html = models.TextField(_("HTML"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("mail")
+        verbose_name_plural = _("mail outbox")
+        ordering = ("-created_at",)
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.to}"
+
+
+class SignIn(models.Model):
+    """A browser signed in to an account: its session, what it said it was, when it was
+    last seen. The sessions page lists these; signing one out deletes its session."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_ins"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    user_agent = models.CharField(_("device"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("signed in at"), auto_now_add=True)
+    last_seen = models.DateTimeField(_("last seen"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sign-in")
+        verbose_name_plural = _("sign-ins")
+        ordering = ("-last_seen",)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.user_agent[:40]}"

@@ -50,6 +50,8 @@ def signup(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password1"],
                 display_name=form.cleaned_data.get("display_name", ""),
+                email=form.cleaned_data.get("email", ""),
+                base_url=request.build_absolute_uri("/"),
             )
         except ValidationError as exc:
             form.add_error(None, exc)

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 # CELERY_TASK_DEFAULT_QUEUE in config/settings.py route the tasks to these (settings, so
 # that a test can put everything on a queue of its own); docker-compose.yml and
 # scripts/stack run a worker pool for bots, one for the analysis and one for the rest.
-QUEUES = ("bots", "results", "celery", "analysis")
+QUEUES = ("bots", "results", "celery", "analysis", "mail")
 # Seconds the socket may take while the consumer closes a broken broker connection.
 CLOSE_SOCKET_TIMEOUT = 5.0
 # The periodic tasks whose last run /healthz reads (config/health.py): the Redis key of
@@ -116,6 +116,7 @@ HOUSEKEEPING_TASKS = (
     "social.chat_expire",
     "social.challenges_expire",
     "social.reminders_send",
+    "accounts.closed_erase",
 )
 
 

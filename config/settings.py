@@ -41,7 +41,7 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhos
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "accounts.apps.AccountsAdminConfig",  # the admin asks staff for a second factor
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -55,6 +55,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "django_countries",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "core",
     "accounts",
     "games",
@@ -75,6 +78,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "accounts.sessions.SignInSeenMiddleware",
     "accounts.middleware.PlayerPreferencesMiddleware",
     "accounts.limits.DeviceCookieMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -447,8 +452,39 @@ SOCIAL_REMINDER_MINUTES = 10  # entrants are reminded this long before a tournam
 # notification area on the site; with this on, by email too (Django's email backend:
 # the console in DEBUG, SMTP settings otherwise).
 TOURNAMENTS_EMAIL = env.bool("TOURNAMENTS_EMAIL", default=False)
-if DEBUG:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# ------------------------------------------------------------------ e-mail
+# Where mail goes (accounts/mail.py): EMAIL_URL, `smtp://user:password@host:587`
+# (`smtp+tls://`, `smtp+ssl://`), `console://` (the default: `make run` needs nothing),
+# `file:///path/to/folder`. Sent by Celery on the `mail` queue, never inside a request.
+EMAIL_URL = env.str("EMAIL_URL", default="console://")
+_EMAIL_SCHEMES = {"console": "consolemail", "file": "filemail", "memory": "memorymail"}
+_scheme, _sep, _rest = EMAIL_URL.partition("://")
+_email = environ.Env.email_url_config(f"{_EMAIL_SCHEMES.get(_scheme, _scheme)}://{_rest}")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+if _scheme == "file":
+    EMAIL_FILE_PATH = _rest  # file:///var/mail/thousand: an absolute folder
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Thousand <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_TIMEOUT = 20
+# Attempts at one mail before it is marked failed (the outbox in the admin).
+ACCOUNTS_MAIL_ATTEMPTS = env.int("ACCOUNTS_MAIL_ATTEMPTS", default=5)
+# How long a link in a mail holds: an address's confirmation, a password reset.
+ACCOUNTS_EMAIL_CONFIRM_SECONDS = 3 * 24 * 3600
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=2 * 3600)
+# Password-reset mails asked for one address, and for one account, per hour.
+ACCOUNTS_RESETS_PER_HOUR = env.int("ACCOUNTS_RESETS_PER_HOUR", default=3)
+# A closed account is erased this long after it was closed (until then it can come back).
+ACCOUNTS_CLOSE_GRACE_SECONDS = env.int("ACCOUNTS_CLOSE_GRACE_SECONDS", default=14 * 24 * 3600)
+# Staff need a second factor (TOTP or a recovery code) to use the admin.
+ACCOUNTS_ADMIN_OTP = env.bool("ACCOUNTS_ADMIN_OTP", default=True)
+OTP_TOTP_ISSUER = "Thousand"
 
 # Data that stays small (games/retention.py): a finished match's action log rows and
 # dealings are deleted this long after its end; its result's record keeps every action
@@ -466,8 +502,16 @@ CELERY_TASK_ROUTES = {
     # The computer analysis of finished matches: long and CPU-bound, on a pool of its own
     # so that bot turns and results never wait behind it.
     "analysis.*": {"queue": "analysis"},
+    # Mail leaves through a queue of its own: an SMTP server that hangs delays no result.
+    "accounts.*": {"queue": "mail"},
 }
-CELERY_TASK_QUEUES = [Queue("bots"), Queue("results"), Queue("celery"), Queue("analysis")]
+CELERY_TASK_QUEUES = [
+    Queue("bots"),
+    Queue("results"),
+    Queue("celery"),
+    Queue("analysis"),
+    Queue("mail"),
+]
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_BEAT_SCHEDULE = {
     "games-clocks-sweep": {"task": "games.clocks_sweep", "schedule": GAMES_CLOCK_SWEEP_SECONDS},
@@ -476,6 +520,7 @@ CELERY_BEAT_SCHEDULE = {
     "social-chat-expire": {"task": "social.chat_expire", "schedule": 3600.0},
     "social-challenges-expire": {"task": "social.challenges_expire", "schedule": 15.0},
     "social-reminders": {"task": "social.reminders_send", "schedule": 60.0},
+    "accounts-closed-erase": {"task": "accounts.closed_erase", "schedule": 3600.0},
 }
 
 # The computer analysis of finished matches (analysis/, docs/analysis.md): worlds sampled a

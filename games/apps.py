@@ -10,6 +10,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # The scheduler runs what it is given (it imports neither the services nor the
         # tasks, which schedule through it).
-        from games import scheduler, services, tasks
+        from games import (
+            account_data,  # noqa: F401  (a person's matches in his data)
+            scheduler,
+            services,
+            tasks,
+        )
 
         scheduler.register(bot_turn=services.bot_play, bot_turn_task=tasks.bot_turn_next)

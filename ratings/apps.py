@@ -9,6 +9,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import match_finished, result_amendments
+        from ratings import account_data  # noqa: F401  (a person's ratings in his data)
         from ratings.receivers import on_match_finished, on_result_amendments
 
         match_finished.connect(on_match_finished, dispatch_uid="ratings.on_match_finished")

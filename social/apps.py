@@ -9,6 +9,7 @@ class SocialConfig(AppConfig):
 
     def ready(self) -> None:
         from social import (
+            account_data,  # noqa: F401  (a person's chat in his data; removed on erasure)
             receivers,  # noqa: F401  (connects the signal receivers)
             slots,
         )

@@ -11,5 +11,8 @@ import os
 from tests import services  # noqa: F401  (finds the services; must run before the settings)
 
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"  # for the processes tests start
+# The admin's tests sign staff in with force_login; the second factor the admin asks for
+# is tested on its own (tests/accounts/test_two_factor.py turns it on).
+os.environ.setdefault("ACCOUNTS_ADMIN_OTP", "false")
 
 from config.settings import *  # noqa: F403
