@@ -15,8 +15,8 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from accounts.types import signed_in
-from clubs import errors, selectors, services
-from clubs.models import RIGHTS, Club, Invitation, JoinRequest, Membership
+from clubs import errors, selectors, series, services
+from clubs.models import RIGHTS, Club, Invitation, JoinRequest, Membership, Series
 from games.api import ErrorSerializer
 from ratings.selectors import user_by_username
 
@@ -336,3 +336,83 @@ class EventsView(ClubsAPIView):
     def get(self, request: Request, slug: str) -> Response:
         upcoming, past = selectors.events(club=_club(slug))
         return Response(ClubEventSerializer([*upcoming, *past], many=True).data)
+
+
+class ClubSeriesSerializer(serializers.ModelSerializer[Series]):
+    class Meta:
+        model = Series
+        fields = (
+            "id", "name", "weekday", "start_time", "time_zone", "days_ahead",
+            "registration_hours", "members_only", "tournament_fields", "skipped", "stopped_at",
+        )  # fmt: skip
+        read_only_fields = ("id", "skipped", "stopped_at")
+        extra_kwargs = {"time_zone": {"required": False}}
+
+
+class ClubSeriesSkipSerializer(serializers.Serializer[Any]):
+    day = serializers.DateField()
+
+
+def _series(slug: str, series_id: int) -> Series:
+    found = Series.objects.select_related("club").filter(pk=series_id, club__slug=slug).first()
+    if found is None:
+        raise errors.NotFound()
+    return found
+
+
+class SeriesListView(ClubsAPIView):
+    @extend_schema(
+        summary="A club's recurring evenings", responses={200: ClubSeriesSerializer(many=True)}
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        rows = Series.objects.filter(club=_club(slug)).order_by("pk")
+        return Response(ClubSeriesSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="Start a recurring evening (the events right)",
+        request=ClubSeriesSerializer,
+        responses={201: ClubSeriesSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = ClubSeriesSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        fields = data.pop("tournament_fields", {}) or {}
+        if not isinstance(fields, dict):
+            raise errors.Invalid()
+        created = series.series_create(
+            user=signed_in(request.user), club=_club(slug), **data, **fields
+        )
+        return Response(ClubSeriesSerializer(created).data, status=status.HTTP_201_CREATED)
+
+
+class SeriesSkipView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Skip one date of a recurring evening (the events right)",
+        request=ClubSeriesSkipSerializer,
+        responses={200: ClubSeriesSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, series_id: int) -> Response:
+        serializer = ClubSeriesSkipSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        done = series.series_skip(
+            user=signed_in(request.user),
+            series=_series(slug, series_id),
+            day=serializer.validated_data["day"],
+        )
+        return Response(ClubSeriesSerializer(done).data)
+
+
+class SeriesStopView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Stop a recurring evening (the events right)",
+        request=None,
+        responses={200: ClubSeriesSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, series_id: int) -> Response:
+        done = series.series_stop(user=signed_in(request.user), series=_series(slug, series_id))
+        return Response(ClubSeriesSerializer(done).data)

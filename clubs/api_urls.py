@@ -35,4 +35,15 @@ urlpatterns = [
         name="api-clubs-invitation",
     ),
     path("clubs/<slug:slug>/events/", api.EventsView.as_view(), name="api-clubs-events"),
+    path("clubs/<slug:slug>/series/", api.SeriesListView.as_view(), name="api-clubs-series"),
+    path(
+        "clubs/<slug:slug>/series/<int:series_id>/skip/",
+        api.SeriesSkipView.as_view(),
+        name="api-clubs-series-skip",
+    ),
+    path(
+        "clubs/<slug:slug>/series/<int:series_id>/stop/",
+        api.SeriesStopView.as_view(),
+        name="api-clubs-series-stop",
+    ),
 ]

@@ -163,6 +163,36 @@ class Invitation(models.Model):
         return self.revoked_at is None and self.expires_at > moment  # type: ignore[operator]
 
 
+class Series(models.Model):
+    """A recurring evening: every ``weekday`` at ``start_time`` in ``time_zone``, a tournament
+    of ``tournament_fields`` created ``days_ahead`` days before (clubs/recurrence.py)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="series")
+    name = models.CharField(_("name"), max_length=100)
+    weekday = models.PositiveSmallIntegerField(_("weekday"), help_text=_("Monday 0 … Sunday 6."))
+    start_time = models.TimeField(_("starts at (local time)"))
+    time_zone = models.CharField(_("time zone"), max_length=64)
+    tournament_fields = models.JSONField(_("tournament settings"), default=dict)
+    members_only = models.BooleanField(_("members only"), default=False)
+    days_ahead = models.PositiveSmallIntegerField(_("created days ahead"), default=7)
+    registration_hours = models.PositiveSmallIntegerField(
+        _("registration opens hours before"), default=48
+    )
+    skipped = models.JSONField(_("skipped dates"), default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    stopped_at = models.DateTimeField(_("stopped"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("recurring evening")
+        verbose_name_plural = _("recurring evenings")
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"
+
+
 class ClubEvent(models.Model):
     """A tournament that belongs to a club; a members-only one takes only its members."""
 
@@ -172,10 +202,23 @@ class ClubEvent(models.Model):
     )
     members_only = models.BooleanField(_("members only"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The recurring evening it is an occurrence of, and that occurrence's local date: one
+    # event per date, however often the beat runs.
+    series = models.ForeignKey(
+        Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
+    )
+    occurrence = models.DateField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("club event")
         verbose_name_plural = _("club events")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "occurrence"],
+                condition=Q(series__isnull=False),
+                name="clubs_event_one_per_occurrence",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.club}: {self.tournament}"

@@ -116,6 +116,7 @@ HOUSEKEEPING_TASKS = (
     "social.chat_expire",
     "social.challenges_expire",
     "social.reminders_send",
+    "clubs.series_materialize",
 )
 
 

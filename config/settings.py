@@ -485,6 +485,7 @@ CELERY_BEAT_SCHEDULE = {
     "social-chat-expire": {"task": "social.chat_expire", "schedule": 3600.0},
     "social-challenges-expire": {"task": "social.challenges_expire", "schedule": 15.0},
     "social-reminders": {"task": "social.reminders_send", "schedule": 60.0},
+    "clubs-series": {"task": "clubs.series_materialize", "schedule": 900.0},
 }
 
 # The computer analysis of finished matches (analysis/, docs/analysis.md): worlds sampled a
