@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.types import signed_in
 from clubs import errors, selectors, series, services
-from clubs.models import RIGHTS, Club, Invitation, JoinRequest, Membership, Series
+from clubs.models import RIGHTS, Club, Invitation, JoinRequest, Membership, Season, Series
 from games.api import ErrorSerializer
 from ratings.selectors import user_by_username
 
@@ -416,3 +416,61 @@ class SeriesStopView(ClubsAPIView):
     def post(self, request: Request, slug: str, series_id: int) -> Response:
         done = series.series_stop(user=signed_in(request.user), series=_series(slug, series_id))
         return Response(ClubSeriesSerializer(done).data)
+
+
+class ClubSeasonSerializer(serializers.ModelSerializer[Season]):
+    points = serializers.ListField(child=serializers.IntegerField(min_value=0), max_length=200)
+
+    class Meta:
+        model = Season
+        fields = ("id", "name", "starts_on", "ends_on", "points", "best", "closed_at")
+        read_only_fields = ("id", "closed_at")
+
+
+class SeasonsView(ClubsAPIView):
+    @extend_schema(summary="A club's seasons", responses={200: ClubSeasonSerializer(many=True)})
+    def get(self, request: Request, slug: str) -> Response:
+        rows = Season.objects.filter(club=_club(slug))
+        return Response(ClubSeasonSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="Start a season (the events right)",
+        request=ClubSeasonSerializer,
+        responses={201: ClubSeasonSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = ClubSeasonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        made = series.season_create(
+            user=signed_in(request.user), club=_club(slug), **serializer.validated_data
+        )
+        return Response(ClubSeasonSerializer(made).data, status=status.HTTP_201_CREATED)
+
+
+def _season(slug: str, season_id: int) -> Season:
+    found = Season.objects.select_related("club").filter(pk=season_id, club__slug=slug).first()
+    if found is None:
+        raise errors.NotFound()
+    return found
+
+
+class SeasonTableView(ClubsAPIView):
+    @extend_schema(
+        summary="A season's table: each player's rank, total and points per event",
+        responses={200: OpenApiResponse(description="events and rows"), **ERRORS},
+    )
+    def get(self, request: Request, slug: str, season_id: int) -> Response:
+        return Response(selectors.season_rows(season=_season(slug, season_id)))
+
+
+class SeasonCloseView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Close (archive) a season: its table is kept as it stands (the events right)",
+        request=None,
+        responses={200: ClubSeasonSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, season_id: int) -> Response:
+        done = series.season_close(user=signed_in(request.user), season=_season(slug, season_id))
+        return Response(ClubSeasonSerializer(done).data)

@@ -36,6 +36,17 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/events/", api.EventsView.as_view(), name="api-clubs-events"),
     path("clubs/<slug:slug>/series/", api.SeriesListView.as_view(), name="api-clubs-series"),
+    path("clubs/<slug:slug>/seasons/", api.SeasonsView.as_view(), name="api-clubs-seasons"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/",
+        api.SeasonTableView.as_view(),
+        name="api-clubs-season",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/close/",
+        api.SeasonCloseView.as_view(),
+        name="api-clubs-season-close",
+    ),
     path(
         "clubs/<slug:slug>/series/<int:series_id>/skip/",
         api.SeriesSkipView.as_view(),

@@ -222,3 +222,26 @@ class ClubEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club}: {self.tournament}"
+
+
+class Season(models.Model):
+    """A club's events between two dates, scored by place (clubs/seasons.py): a season table,
+    never to be taken for the site's skill rating."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    starts_on = models.DateField(_("from"))
+    ends_on = models.DateField(_("to"))
+    points = models.JSONField(_("points per place"), default=list)
+    best = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # The table as it stood when the season closed (an amendment after it changes nothing).
+    final = models.JSONField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ("-starts_on",)
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"

@@ -3,16 +3,21 @@ leaderboard of the site's ratings), the lists the API and the admin need."""
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from accounts.types import User, Visitor, person
-from clubs.models import RIGHTS, Club, ClubEvent, Invitation, JoinRequest, Membership
+from clubs import seasons
+from clubs.models import RIGHTS, Club, ClubEvent, Invitation, JoinRequest, Membership, Season
 from ratings.models import Rating
-from tournaments.models import Tournament
+from tournaments.models import Standing, Tournament
 
 POOLS = (2, 3, 4)
 PAST_SHOWN = 20
@@ -137,6 +142,7 @@ def club_page(*, club: Club, viewer: Visitor | None) -> dict[str, Any]:
             club=club, user=someone, status=JoinRequest.Status.PENDING
         ).exists(),
         "rights": {r: can(user=viewer, club=club, right=r) for r in RIGHTS},
+        "seasons": list(Season.objects.filter(club=club)),
     }
 
 
@@ -161,3 +167,79 @@ def is_member(*, user: User, club_id: int) -> bool:
 
 def members_with(*, club: Club, right: str) -> QuerySet[Membership]:
     return Membership.objects.filter(Q(club=club) & Q(**{f"right_{right}": True}))
+
+
+def season_events(*, season: Season) -> list[ClubEvent]:
+    """The club's finished events whose start falls on the season's dates (the club's zone)."""
+    zone = ZoneInfo(season.club.time_zone)
+    start = datetime.combine(season.starts_on, time(0), tzinfo=zone)
+    end = datetime.combine(season.ends_on + timedelta(days=1), time(0), tzinfo=zone)
+    return list(
+        ClubEvent.objects.filter(
+            club=season.club,
+            tournament__status=Tournament.Status.FINISHED,
+            tournament__starts_at__gte=start,
+            tournament__starts_at__lt=end,
+        )
+        .select_related("tournament")
+        .order_by("tournament__starts_at", "pk")
+    )
+
+
+def season_rows(*, season: Season) -> dict[str, Any]:
+    """The season's table: its events and, per player, rank, total and each event's points
+    (the counted ones marked). Read from the events' standings each time, so a finished
+    event or an amended result shows at once; a closed season's table as it stood."""
+    if season.final is not None:
+        return dict(season.final)
+    events_ = season_events(season=season)
+    results: dict[int, list[tuple[int, int | None]]] = {e.tournament_id: [] for e in events_}
+    for tournament_id, user_id, rank, out in Standing.objects.filter(
+        tournament_id__in=results
+    ).values_list("tournament_id", "user_id", "rank", "disqualified"):
+        results[tournament_id].append((user_id, None if out else rank))
+    lines = seasons.table(results, points=season.points, best=season.best)
+    names = {
+        u.pk: (u.username, u.get_display_name())
+        for u in User.objects.filter(pk__in=[line.user_id for line in lines])
+    }
+    return {
+        "events": [{"tournament_id": e.tournament_id, "name": e.tournament.name} for e in events_],
+        "rows": [
+            {
+                "rank": line.rank,
+                "username": names[line.user_id][0],
+                "name": names[line.user_id][1],
+                "total": line.total,
+                "points": [
+                    {
+                        "tournament_id": e.tournament_id,
+                        "points": line.points.get(e.tournament_id),
+                        "counted": e.tournament_id in line.counted,
+                    }
+                    for e in events_
+                ],
+            }
+            for line in lines
+        ],
+    }
+
+
+def season_csv(*, season: Season) -> str:
+    table = season_rows(season=season)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player", "total", *(e["name"] for e in table["events"])])
+    for row in table["rows"]:
+        writer.writerow(
+            [
+                row["rank"],
+                row["username"],
+                row["total"],
+                *(
+                    "" if p["points"] is None else f"{p['points']}{'' if p['counted'] else '*'}"
+                    for p in row["points"]
+                ),
+            ]
+        )
+    return out.getvalue()

@@ -1,5 +1,6 @@
-"""Writes of the clubs app's recurring evenings: start one, skip a date, change what follows,
-stop it, and create the coming occurrences (the beat task, clubs/tasks.py). Each is atomic
+"""Writes of the clubs app's recurring evenings and seasons: start a series, skip a date,
+change what follows, stop it, create the coming occurrences (the beat task, clubs/tasks.py);
+start and close a season. Each is atomic
 and checks the events right before it changes anything; an occurrence is created exactly
 once (one event per series and date, a unique constraint)."""
 
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from accounts.timezones import validate_time_zone
 from accounts.types import User
 from clubs import errors, selectors
-from clubs.models import Club, ClubEvent, Series
+from clubs.models import Club, ClubEvent, Season, Series
 from clubs.recurrence import occurrences
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
@@ -188,3 +189,39 @@ def series_materialize_all(*, now: datetime | None = None) -> int:
     """Every running series' coming occurrences (the beat task); how many were created."""
     active = Series.objects.filter(stopped_at__isnull=True, club__archived_at__isnull=True)
     return sum(len(series_materialize(series=s, now=now)) for s in active.select_related("club"))
+
+
+@transaction.atomic
+def season_create(
+    *,
+    user: User,
+    club: Club,
+    name: str,
+    starts_on: date,
+    ends_on: date,
+    points: list[int],
+    best: int | None = None,
+) -> Season:
+    """A season of the club's events between two dates (the events right)."""
+    _require(user, club)
+    if ends_on < starts_on:
+        raise errors.Invalid(_("A season ends on or after its first day."))
+    if not points or len(points) > 200 or any(not isinstance(p, int) or p < 0 for p in points):
+        raise errors.Invalid(_("Points per place are whole numbers, 0 or more."))
+    if best is not None and best < 1:
+        raise errors.Invalid(_("At least one result counts."))
+    return Season.objects.create(
+        club=club, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on,
+        points=list(points), best=best,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def season_close(*, user: User, season: Season) -> Season:
+    """Archive a season: its table is kept as it stands (no event is added after)."""
+    _require(user, season.club)
+    if season.closed_at is None:
+        season.final = selectors.season_rows(season=season)
+        season.closed_at = timezone.now()
+        season.save(update_fields=["closed_at", "final"])
+    return season

@@ -11,5 +11,7 @@ urlpatterns = [
     path("new/", views.club_new, name="new"),
     path("invite/<str:token>/", views.invitation, name="invitation"),
     path("<slug:slug>/", views.club_detail, name="detail"),
+    path("<slug:slug>/seasons/<int:season_id>/", views.season, name="season"),
+    path("<slug:slug>/seasons/<int:season_id>/csv/", views.season_csv, name="season_csv"),
     path("<slug:slug>/<slug:action>/", views.club_action, name="action"),
 ]

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts.types import signed_in
 from clubs import errors, selectors, services
 from clubs.forms import ClubForm
-from clubs.models import Club, Invitation, JoinRequest, Membership
+from clubs.models import Club, Invitation, JoinRequest, Membership, Season
 
 
 def _club(slug: str) -> Club:
@@ -116,3 +116,22 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             messages.success(request, _("Welcome to the club."))
         return redirect("clubs:detail", found.club.slug)
     return render(request, "clubs/invitation.html", {"invitation": found})
+
+
+def season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    found = Season.objects.select_related("club").filter(pk=season_id, club__slug=slug).first()
+    if found is None:
+        raise Http404
+    table = selectors.season_rows(season=found)
+    return render(request, "clubs/season.html", {"season": found, "club": found.club, **table})
+
+
+def season_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    found = Season.objects.select_related("club").filter(pk=season_id, club__slug=slug).first()
+    if found is None:
+        raise Http404
+    response = HttpResponse(
+        selectors.season_csv(season=found), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{slug}-season-{found.pk}.csv"'
+    return response
