@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+LAST = 2**31  # after every place: the end of a player's list of places
+
 
 @dataclass
 class Line:
@@ -29,9 +31,11 @@ class Line:
     counted: set[int] = field(default_factory=set)
     places: list[int] = field(default_factory=list)
 
-    def key(self, depth: int) -> tuple[int, ...]:
-        countback = tuple(self.places.count(p) for p in range(1, depth + 1))
-        return (self.total, *countback, self.played)
+    def key(self) -> tuple[int, tuple[int, ...], int]:
+        """Better first. The countback (more firsts, then more seconds…) is the places sorted
+        best first, compared item by item, a list that ends counting as worse than any place:
+        the same order as comparing the counts of each place, without a count per place."""
+        return (-self.total, (*sorted(self.places), LAST), -self.played)
 
 
 def table(
@@ -55,11 +59,9 @@ def table(
         kept = ordered if best is None else ordered[:best]
         line.counted = {event_id for event_id, _ in kept}
         line.total = sum(p for _, p in kept)
-    depth = max((max(line.places, default=0) for line in lines.values()), default=0)
-    rows = sorted(
-        lines.values(), key=lambda line: (tuple(-k for k in line.key(depth)), line.user_id)
-    )
+    keys = {line.user_id: line.key() for line in lines.values()}
+    rows = sorted(lines.values(), key=lambda line: (keys[line.user_id], line.user_id))
     for i, line in enumerate(rows):
-        same = i > 0 and rows[i - 1].key(depth) == line.key(depth)
+        same = i > 0 and keys[rows[i - 1].user_id] == keys[line.user_id]
         line.rank = rows[i - 1].rank if same else i + 1
     return rows
