@@ -3,6 +3,8 @@ make them, and the club page's lists and leaderboard."""
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.urls import reverse
 
@@ -123,3 +125,11 @@ def test_an_invitation_page_joins_its_club(client) -> None:  # type: ignore[no-u
     assert client.get(reverse("clubs:invitation", args=[link.token])).status_code == 200
     client.post(reverse("clubs:invitation", args=[link.token]))
     assert selectors.membership_of(user=someone, club=c) is not None
+
+
+def test_the_club_page_shows_an_events_start_in_the_clubs_zone(client) -> None:  # type: ignore[no-untyped-def]
+    c = club(time_zone="Europe/Kyiv")
+    e = event(c)
+    local = e.tournament.starts_at.astimezone(ZoneInfo("Europe/Kyiv"))
+    page = client.get(reverse("clubs:detail", args=[c.slug])).content.decode()
+    assert f"{local:%Y-%m-%d %H:%M}" in page
