@@ -64,7 +64,7 @@ STRICT := $(wildcard games/engine games/bots analysis/core.py)
 lint: install ## ruff format --check, ruff, mypy (strict for engine and bots), import-linter's layer contracts, the map of package imports
 	$(RUN) ruff format --check .
 	$(RUN) ruff check .
-	$(RUN) mypy config core accounts games tournaments ratings analysis social
+	$(RUN) mypy config core accounts games tournaments ratings analysis social clubs
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
 	$(RUN) lint-imports --no-cache
 	$(RUN) python scripts/import_map.py

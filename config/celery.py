@@ -117,6 +117,7 @@ HOUSEKEEPING_TASKS = (
     "social.challenges_expire",
     "social.reminders_send",
     "accounts.closed_erase",
+    "clubs.series_materialize",
 )
 
 

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "ratings",
     "social",
     "analysis",
+    "clubs",
 ]
 
 MIDDLEWARE = [
@@ -326,6 +327,13 @@ SPECTACULAR_SETTINGS = {
                 "with presence, mutes, chat reports and challenges (docs/social.md)."
             ),
         },
+        {
+            "name": "clubs",
+            "description": (
+                "Clubs: found one, join, leave, ask and answer, invitation links, members "
+                "and their rights, a club's events and leaderboard (docs/clubs.md)."
+            ),
+        },
         {"name": "leaderboard", "description": "The ratings leaderboards (docs/ratings.md)."},
         {"name": "players", "description": "A player's ratings and statistics."},
     ],
@@ -437,6 +445,7 @@ SOCIAL_CHAT_RATE = (
 )
 # The social app's writes (follows, blocks, challenges, reports…) per person; a DRF rate.
 SOCIAL_WRITE_RATE = env.str("SOCIAL_WRITE_RATE", default="120/minute")
+CLUBS_WRITE_RATE = env.str("CLUBS_WRITE_RATE", default="60/minute")
 SOCIAL_CHAT_HISTORY = 50  # messages a chat shows when it opens
 SOCIAL_CHAT_RETENTION_DAYS = 30  # chat is deleted this long after it was written
 # The word filter's lists (social/wordfilter.py): Russian and Ukrainian; English from
@@ -521,6 +530,7 @@ CELERY_BEAT_SCHEDULE = {
     "social-challenges-expire": {"task": "social.challenges_expire", "schedule": 15.0},
     "social-reminders": {"task": "social.reminders_send", "schedule": 60.0},
     "accounts-closed-erase": {"task": "accounts.closed_erase", "schedule": 3600.0},
+    "clubs-series": {"task": "clubs.series_materialize", "schedule": 900.0},
 }
 
 # The computer analysis of finished matches (analysis/, docs/analysis.md): worlds sampled a

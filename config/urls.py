@@ -30,6 +30,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("ratings.urls")),
     path("social/", include("social.urls")),
+    path("clubs/", include("clubs.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
@@ -37,6 +38,7 @@ urlpatterns = [
     path("api/v1/", include("tournaments.api_urls")),
     path("api/v1/", include("social.api_urls")),
     path("api/v1/", include("analysis.api_urls")),
+    path("api/v1/", include("clubs.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,0 +1,476 @@
+"""REST API of the clubs app (in the OpenAPI schema, tag ``clubs``). Thin: validate the
+input's shape, call a service or a selector, answer; errors in the one shape
+``{"error": {"code": …, "message": …}}`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from accounts.types import signed_in
+from clubs import errors, selectors, series, services
+from clubs.models import RIGHTS, Club, Invitation, JoinRequest, Membership, Season, Series
+from core.api_errors import ErrorSerializer
+from ratings.selectors import user_by_username
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="malformed input"),
+    401: OpenApiResponse(ErrorSerializer, description="not signed in"),
+    403: OpenApiResponse(ErrorSerializer, description="not a right you hold in this club"),
+    404: OpenApiResponse(ErrorSerializer, description="no such club, member or invitation"),
+    409: OpenApiResponse(ErrorSerializer, description="no longer possible"),
+    429: OpenApiResponse(ErrorSerializer, description="too many requests"),
+}
+
+
+class ClubsThrottle(UserRateThrottle):
+    """The clubs app's writes per person (``CLUBS_WRITE_RATE``, in the shared cache)."""
+
+    scope = "clubs"
+
+    def get_rate(self) -> str:
+        return str(settings.CLUBS_WRITE_RATE)
+
+
+class ClubsAPIView(APIView):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def get_throttles(self) -> list[Any]:
+        return [ClubsThrottle()] if self.request.method != "GET" else []
+
+
+def _club(slug: str) -> Club:
+    club = selectors.club_by_slug(slug)
+    if club is None:
+        raise errors.NotFound()
+    return club
+
+
+class ClubSerializer(serializers.ModelSerializer[Club]):
+    members = serializers.IntegerField(source="n_members", read_only=True, default=None)
+
+    class Meta:
+        model = Club
+        fields = (
+            "name", "slug", "description", "languages", "time_zone", "access", "archived_at",
+            "members",
+        )  # fmt: skip
+        read_only_fields = ("archived_at",)
+
+
+class ClubCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=80)
+    slug = serializers.CharField(max_length=40)
+    description = serializers.CharField(max_length=4000, required=False, allow_blank=True)
+    languages = serializers.ListField(child=serializers.CharField(max_length=8), required=False)
+    time_zone = serializers.CharField(max_length=64, required=False)
+    access = serializers.ChoiceField(choices=Club.Access.choices, required=False)
+
+
+class ClubUpdateSerializer(ClubCreateSerializer):
+    name = serializers.CharField(max_length=80, required=False)
+    slug = None  # type: ignore[assignment]
+
+
+class ClubMemberSerializer(serializers.ModelSerializer[Membership]):
+    username = serializers.CharField(source="user.username")
+    name = serializers.CharField(source="user.get_display_name")
+    rights = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        model = Membership
+        fields = ("username", "name", "joined_at", "rights")
+
+
+class ClubRightsSerializer(serializers.Serializer[Any]):
+    rights = serializers.ListField(child=serializers.ChoiceField(choices=RIGHTS))
+
+
+class ClubJoinSerializer(serializers.Serializer[Any]):
+    message = serializers.CharField(max_length=300, required=False, allow_blank=True)
+
+
+class ClubJoinAnswerSerializer(serializers.Serializer[Any]):
+    status = serializers.CharField(help_text="member (joined) or pending (asked to join)")
+
+
+class ClubRequestSerializer(serializers.ModelSerializer[JoinRequest]):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = JoinRequest
+        fields = ("id", "username", "message", "created_at")
+
+
+class ClubInvitationSerializer(serializers.ModelSerializer[Invitation]):
+    class Meta:
+        model = Invitation
+        fields = ("id", "token", "expires_at", "uses")
+
+
+class ClubInvitationCreateSerializer(serializers.Serializer[Any]):
+    days = serializers.IntegerField(min_value=1, max_value=30, default=7)
+
+
+class ClubEventSerializer(serializers.Serializer[Any]):
+    tournament_id = serializers.IntegerField()
+    name = serializers.CharField(source="tournament.name")
+    status = serializers.CharField(source="tournament.status")
+    starts_at = serializers.DateTimeField(source="tournament.starts_at")
+    members_only = serializers.BooleanField()
+
+
+class ClubsView(ClubsAPIView):
+    @extend_schema(summary="The clubs, largest first", responses={200: ClubSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(ClubSerializer(selectors.club_list()[:200], many=True).data)
+
+    @extend_schema(
+        summary="Found a club (you become its first member, with every right)",
+        request=ClubCreateSerializer,
+        responses={201: ClubSerializer, **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ClubCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        club = services.club_create(user=signed_in(request.user), **serializer.validated_data)
+        return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubView(ClubsAPIView):
+    @extend_schema(summary="One club", responses={200: ClubSerializer, **ERRORS})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(ClubSerializer(_club(slug)).data)
+
+    @extend_schema(
+        summary="Change a club's settings (the settings right)",
+        request=ClubUpdateSerializer,
+        responses={200: ClubSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        club = _club(slug)
+        serializer = ClubUpdateSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        club = services.club_update(
+            user=signed_in(request.user), club=club, **serializer.validated_data
+        )
+        return Response(ClubSerializer(club).data)
+
+
+class JoinView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Join a public club, or ask to join another",
+        request=ClubJoinSerializer,
+        responses={200: ClubJoinAnswerSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = ClubJoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = services.club_join(
+            user=signed_in(request.user), club=_club(slug), **serializer.validated_data
+        )
+        answer = "member" if isinstance(result, Membership) else "pending"
+        return Response({"status": answer})
+
+
+class LeaveView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Leave a club", request=None, responses={204: None, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        services.club_leave(user=signed_in(request.user), club=_club(slug))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MembersView(ClubsAPIView):
+    @extend_schema(
+        summary="A club's members and their rights", responses={200: ClubMemberSerializer}
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        rows = selectors.members(club=_club(slug))
+        return Response(ClubMemberSerializer(rows, many=True).data)
+
+
+class MemberView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _member(self, username: str) -> Any:
+        member = user_by_username(username)
+        if member is None:
+            raise errors.NotFound(errors.NotFound.default_message)
+        return member
+
+    @extend_schema(
+        summary="Give a member exactly these rights (the roles right)",
+        request=ClubRightsSerializer,
+        responses={200: ClubMemberSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, slug: str, username: str) -> Response:
+        serializer = ClubRightsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        membership = services.member_set_rights(
+            user=signed_in(request.user),
+            club=_club(slug),
+            member=self._member(username),
+            rights=set(serializer.validated_data["rights"]),
+        )
+        return Response(ClubMemberSerializer(membership).data)
+
+    @extend_schema(
+        summary="Remove a member (the members right)",
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, slug: str, username: str) -> Response:
+        services.member_remove(
+            user=signed_in(request.user), club=_club(slug), member=self._member(username)
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _managed(request: Request, slug: str, right: str) -> Club:
+    club = _club(slug)
+    if not selectors.can(user=request.user, club=club, right=right):
+        raise errors.Forbidden()
+    return club
+
+
+class RequestsView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Requests to join, waiting (the members right)",
+        responses={200: ClubRequestSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = _managed(request, slug, "members")
+        return Response(ClubRequestSerializer(selectors.join_requests(club=club), many=True).data)
+
+
+class RequestAnswerView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Accept or decline a request to join (the members right)",
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, request_id: int, answer: str) -> Response:
+        club = _club(slug)
+        join_request = JoinRequest.objects.filter(pk=request_id, club=club).first()
+        if join_request is None or answer not in ("accept", "decline"):
+            raise errors.NotFound()
+        services.join_request_answer(
+            user=signed_in(request.user), join_request=join_request, accept=answer == "accept"
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InvitationsView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="The club's valid invitation links (the members right)",
+        responses={200: ClubInvitationSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = _managed(request, slug, "members")
+        return Response(ClubInvitationSerializer(selectors.invitations(club=club), many=True).data)
+
+    @extend_schema(
+        summary="A new invitation link (the members right)",
+        request=ClubInvitationCreateSerializer,
+        responses={201: ClubInvitationSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = ClubInvitationCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        invitation = services.invitation_create(
+            user=signed_in(request.user), club=_club(slug), days=serializer.validated_data["days"]
+        )
+        return Response(ClubInvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Revoke an invitation link (the members right)",
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, slug: str, invitation_id: int) -> Response:
+        invitation = Invitation.objects.filter(pk=invitation_id, club__slug=slug).first()
+        if invitation is None:
+            raise errors.NotFound()
+        services.invitation_revoke(user=signed_in(request.user), invitation=invitation)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InvitationAcceptView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Join the club of an invitation link",
+        request=None,
+        responses={200: ClubJoinAnswerSerializer, **ERRORS},
+    )
+    def post(self, request: Request, token: str) -> Response:
+        services.invitation_accept(user=signed_in(request.user), token=token)
+        return Response({"status": "member"})
+
+
+class EventsView(ClubsAPIView):
+    @extend_schema(
+        summary="A club's upcoming and past events", responses={200: ClubEventSerializer(many=True)}
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        upcoming, past = selectors.events(club=_club(slug))
+        return Response(ClubEventSerializer([*upcoming, *past], many=True).data)
+
+
+class ClubSeriesSerializer(serializers.ModelSerializer[Series]):
+    class Meta:
+        model = Series
+        fields = (
+            "id", "name", "weekday", "start_time", "time_zone", "days_ahead",
+            "registration_hours", "members_only", "tournament_fields", "skipped", "stopped_at",
+        )  # fmt: skip
+        read_only_fields = ("id", "skipped", "stopped_at")
+        extra_kwargs = {"time_zone": {"required": False}}
+
+
+class ClubSeriesSkipSerializer(serializers.Serializer[Any]):
+    day = serializers.DateField()
+
+
+def _series(slug: str, series_id: int) -> Series:
+    found = Series.objects.select_related("club").filter(pk=series_id, club__slug=slug).first()
+    if found is None:
+        raise errors.NotFound()
+    return found
+
+
+class SeriesListView(ClubsAPIView):
+    @extend_schema(
+        summary="A club's recurring evenings", responses={200: ClubSeriesSerializer(many=True)}
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        rows = Series.objects.filter(club=_club(slug)).order_by("pk")
+        return Response(ClubSeriesSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="Start a recurring evening (the events right)",
+        request=ClubSeriesSerializer,
+        responses={201: ClubSeriesSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = ClubSeriesSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        fields = data.pop("tournament_fields", {}) or {}
+        if not isinstance(fields, dict):
+            raise errors.Invalid()
+        created = series.series_create(
+            user=signed_in(request.user), club=_club(slug), **data, **fields
+        )
+        return Response(ClubSeriesSerializer(created).data, status=status.HTTP_201_CREATED)
+
+
+class SeriesSkipView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Skip one date of a recurring evening (the events right)",
+        request=ClubSeriesSkipSerializer,
+        responses={200: ClubSeriesSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, series_id: int) -> Response:
+        serializer = ClubSeriesSkipSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        done = series.series_skip(
+            user=signed_in(request.user),
+            series=_series(slug, series_id),
+            day=serializer.validated_data["day"],
+        )
+        return Response(ClubSeriesSerializer(done).data)
+
+
+class SeriesStopView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Stop a recurring evening (the events right)",
+        request=None,
+        responses={200: ClubSeriesSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, series_id: int) -> Response:
+        done = series.series_stop(user=signed_in(request.user), series=_series(slug, series_id))
+        return Response(ClubSeriesSerializer(done).data)
+
+
+class ClubSeasonSerializer(serializers.ModelSerializer[Season]):
+    points = serializers.ListField(child=serializers.IntegerField(min_value=0), max_length=200)
+
+    class Meta:
+        model = Season
+        fields = ("id", "name", "starts_on", "ends_on", "points", "best", "closed_at")
+        read_only_fields = ("id", "closed_at")
+
+
+class SeasonsView(ClubsAPIView):
+    @extend_schema(summary="A club's seasons", responses={200: ClubSeasonSerializer(many=True)})
+    def get(self, request: Request, slug: str) -> Response:
+        rows = Season.objects.filter(club=_club(slug))
+        return Response(ClubSeasonSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="Start a season (the events right)",
+        request=ClubSeasonSerializer,
+        responses={201: ClubSeasonSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = ClubSeasonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        made = series.season_create(
+            user=signed_in(request.user), club=_club(slug), **serializer.validated_data
+        )
+        return Response(ClubSeasonSerializer(made).data, status=status.HTTP_201_CREATED)
+
+
+def _season(slug: str, season_id: int) -> Season:
+    found = Season.objects.select_related("club").filter(pk=season_id, club__slug=slug).first()
+    if found is None:
+        raise errors.NotFound()
+    return found
+
+
+class SeasonTableView(ClubsAPIView):
+    @extend_schema(
+        summary="A season's table: each player's rank, total and points per event",
+        responses={200: OpenApiResponse(description="events and rows"), **ERRORS},
+    )
+    def get(self, request: Request, slug: str, season_id: int) -> Response:
+        return Response(selectors.season_rows(season=_season(slug, season_id)))
+
+
+class SeasonCloseView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Close (archive) a season: its table is kept as it stands (the events right)",
+        request=None,
+        responses={200: ClubSeasonSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str, season_id: int) -> Response:
+        done = series.season_close(user=signed_in(request.user), season=_season(slug, season_id))
+        return Response(ClubSeasonSerializer(done).data)

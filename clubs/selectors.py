@@ -1,0 +1,249 @@
+"""Reads of the clubs app: who may do what in a club, a club's page (members, events, its
+leaderboard of the site's ratings), the lists the API and the admin need."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from accounts.types import User, Visitor, person
+from clubs import seasons
+from clubs.models import RIGHTS, Club, ClubEvent, Invitation, JoinRequest, Membership, Season
+from ratings.models import Rating
+from tournaments.models import Standing, Tournament
+
+POOLS = (2, 3, 4)
+PAST_SHOWN = 20
+
+
+def membership_of(*, user: Visitor | None, club: Club) -> Membership | None:
+    someone = person(user)
+    if someone is None:
+        return None
+    return Membership.objects.filter(club=club, user=someone).first()
+
+
+def can(*, user: Visitor | None, club: Club, right: str) -> bool:
+    """Whether ``user`` holds ``right`` in ``club`` now (read from the database each time, so
+    a right taken away counts from the next request on). A superuser holds every right."""
+    if right not in RIGHTS:
+        raise ValueError(f"unknown right {right!r}")
+    someone = person(user)
+    if someone is None or not someone.is_active:
+        return False
+    if someone.is_superuser:
+        return True
+    return Membership.objects.filter(club=club, user=someone, **{f"right_{right}": True}).exists()
+
+
+def club_ids_where(*, user: Visitor | None, right: str) -> list[int]:
+    """The clubs in which ``user`` holds ``right`` (none for a visitor)."""
+    someone = person(user)
+    if someone is None or not someone.is_active:
+        return []
+    return list(
+        Membership.objects.filter(user=someone, **{f"right_{right}": True}).values_list(
+            "club_id", flat=True
+        )
+    )
+
+
+def club_by_slug(slug: str) -> Club | None:
+    return Club.objects.filter(slug=slug.lower()).first()
+
+
+def club_list(*, include_archived: bool = False) -> QuerySet[Club]:
+    clubs = Club.objects.annotate(n_members=Count("memberships"))
+    if not include_archived:
+        clubs = clubs.filter(archived_at__isnull=True)
+    return clubs.order_by("-n_members", "name")
+
+
+def members(*, club: Club) -> list[Membership]:
+    return list(
+        Membership.objects.filter(club=club).select_related("user").order_by("joined_at", "pk")
+    )
+
+
+def events(*, club: Club) -> tuple[list[ClubEvent], list[ClubEvent]]:
+    """The club's upcoming (and running) events, soonest first, and its last past ones. Drafts
+    are not shown: they are not announced yet."""
+    rows = ClubEvent.objects.filter(club=club).select_related("tournament")
+    done = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    upcoming = list(
+        rows.exclude(tournament__status__in=(*done, Tournament.Status.DRAFT)).order_by(
+            "tournament__starts_at", "pk"
+        )
+    )
+    past = list(
+        rows.filter(tournament__status__in=done).order_by("-tournament__starts_at", "-pk")[
+            :PAST_SHOWN
+        ]
+    )
+    return upcoming, past
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    rank: int
+    username: str
+    name: str
+    rating: float
+    games: int
+    provisional: bool
+
+
+def leaderboard(*, club: Club, players: int, limit: int = 50) -> list[LeaderRow]:
+    """The site's ratings of the club's members in one pool, best first: the skill rating, not
+    a season table."""
+    ratings = (
+        Rating.objects.filter(players=players, competitor__user__club_memberships__club=club)
+        .select_related("competitor__user")
+        .order_by("-rating", "pk")[:limit]
+    )
+    rows = []
+    for i, r in enumerate(ratings, start=1):
+        user = r.competitor.user
+        assert user is not None  # a member's competitor is a person, never a bot
+        rows.append(
+            LeaderRow(
+                rank=i,
+                username=user.username,
+                name=user.get_display_name(),
+                rating=r.rating,
+                games=r.games,
+                provisional=r.provisional,
+            )
+        )
+    return rows
+
+
+def club_page(*, club: Club, viewer: Visitor | None) -> dict[str, Any]:
+    """Everything the club's page shows the viewer."""
+    upcoming, past = events(club=club)
+    mine = membership_of(user=viewer, club=club)
+    someone = person(viewer)
+    return {
+        "club": club,
+        "membership": mine,
+        "members": members(club=club),
+        "upcoming": upcoming,
+        "past": past,
+        "boards": {n: leaderboard(club=club, players=n) for n in POOLS},
+        "requested": someone is not None
+        and JoinRequest.objects.filter(
+            club=club, user=someone, status=JoinRequest.Status.PENDING
+        ).exists(),
+        "rights": {
+            r: bool(someone is not None and someone.is_active and someone.is_superuser)
+            or (mine is not None and mine.has_right(r))
+            for r in RIGHTS
+        },
+        "seasons": list(Season.objects.filter(club=club)),
+    }
+
+
+def join_requests(*, club: Club) -> QuerySet[JoinRequest]:
+    return JoinRequest.objects.filter(club=club, status=JoinRequest.Status.PENDING).select_related(
+        "user"
+    )
+
+
+def invitations(*, club: Club) -> QuerySet[Invitation]:
+    now = timezone.now()
+    return Invitation.objects.filter(club=club, revoked_at__isnull=True, expires_at__gt=now)
+
+
+def event_of(tournament: Tournament) -> ClubEvent | None:
+    return ClubEvent.objects.filter(tournament=tournament).select_related("club").first()
+
+
+def is_member(*, user: User, club_id: int) -> bool:
+    return Membership.objects.filter(club_id=club_id, user=user).exists()
+
+
+def members_with(*, club: Club, right: str) -> QuerySet[Membership]:
+    return Membership.objects.filter(Q(club=club) & Q(**{f"right_{right}": True}))
+
+
+def season_events(*, season: Season) -> list[ClubEvent]:
+    """The club's finished events whose start falls on the season's dates (the club's zone)."""
+    zone = ZoneInfo(season.club.time_zone)
+    start = datetime.combine(season.starts_on, time(0), tzinfo=zone)
+    end = datetime.combine(season.ends_on + timedelta(days=1), time(0), tzinfo=zone)
+    return list(
+        ClubEvent.objects.filter(
+            club=season.club,
+            tournament__status=Tournament.Status.FINISHED,
+            tournament__starts_at__gte=start,
+            tournament__starts_at__lt=end,
+        )
+        .select_related("tournament")
+        .order_by("tournament__starts_at", "pk")
+    )
+
+
+def season_rows(*, season: Season) -> dict[str, Any]:
+    """The season's table: its events and, per player, rank, total and each event's points
+    (the counted ones marked). Read from the events' standings each time, so a finished
+    event or an amended result shows at once; a closed season's table as it stood."""
+    if season.final is not None:
+        return dict(season.final)
+    events_ = season_events(season=season)
+    results: dict[int, list[tuple[int, int | None]]] = {e.tournament_id: [] for e in events_}
+    for tournament_id, user_id, rank, out in Standing.objects.filter(
+        tournament_id__in=results
+    ).values_list("tournament_id", "user_id", "rank", "disqualified"):
+        results[tournament_id].append((user_id, None if out else rank))
+    lines = seasons.table(results, points=season.points, best=season.best)
+    names = {
+        u.pk: (u.username, u.get_display_name())
+        for u in User.objects.filter(pk__in=[line.user_id for line in lines])
+    }
+    return {
+        "events": [{"tournament_id": e.tournament_id, "name": e.tournament.name} for e in events_],
+        "rows": [
+            {
+                "rank": line.rank,
+                "username": names[line.user_id][0],
+                "name": names[line.user_id][1],
+                "total": line.total,
+                "points": [
+                    {
+                        "tournament_id": e.tournament_id,
+                        "points": line.points.get(e.tournament_id),
+                        "counted": e.tournament_id in line.counted,
+                    }
+                    for e in events_
+                ],
+            }
+            for line in lines
+        ],
+    }
+
+
+def season_csv(*, season: Season) -> str:
+    table = season_rows(season=season)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player", "total", *(e["name"] for e in table["events"])])
+    for row in table["rows"]:
+        writer.writerow(
+            [
+                row["rank"],
+                row["username"],
+                row["total"],
+                *(
+                    "" if p["points"] is None else f"{p['points']}{'' if p['counted'] else '*'}"
+                    for p in row["points"]
+                ),
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,227 @@
+"""Writes of the clubs app's recurring evenings and seasons: start a series, skip a date,
+change what follows, stop it, create the coming occurrences (the beat task, clubs/tasks.py);
+start and close a season. Each is atomic
+and checks the events right before it changes anything; an occurrence is created exactly
+once (one event per series and date, a unique constraint)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.timezones import validate_time_zone
+from accounts.types import User
+from clubs import errors, selectors
+from clubs.models import Club, ClubEvent, Season, Series
+from clubs.recurrence import occurrences
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
+from tournaments.services.common import tournament_check
+
+DAYS_AHEAD = (1, 60)
+# What a series may set of its tournaments: the rules and the entry conditions (the name,
+# times, status and record are the series' own or the tournament's).
+TOURNAMENT_FIELDS = frozenset(
+    {
+        "description", "format", "players_per_table", "preset", "options", "match_target",
+        "rated", "move_seconds", "round_minutes", "rounds", "duration_minutes", "advance",
+        "boards", "movement", "duplicate_bots", "boards_from_zero", "placement_points",
+        "bot_level", "arena_range", "arena_widen", "check_in_minutes", "break_seconds",
+        "max_players", "min_rating", "min_rated_matches",
+    }
+)  # fmt: skip
+CANCELLABLE = (
+    Tournament.Status.DRAFT,
+    Tournament.Status.SCHEDULED,
+    Tournament.Status.REGISTRATION,
+)
+
+
+def _require(user: User, club: Club) -> None:
+    if not selectors.can(user=user, club=club, right="events"):
+        raise errors.Forbidden()
+
+
+def _check(series: Series) -> None:
+    if not 0 <= series.weekday <= 6:
+        raise errors.Invalid(_("A weekday is 0 (Monday) to 6 (Sunday)."))
+    if not DAYS_AHEAD[0] <= series.days_ahead <= DAYS_AHEAD[1]:
+        raise errors.Invalid(_("Events are created 1 to 60 days ahead."))
+    try:
+        validate_time_zone(series.time_zone)
+    except ValidationError as exc:
+        raise errors.Invalid(_("Unknown time zone.")) from exc
+    start = timezone.now() + timedelta(days=1)
+    fields = series.tournament_fields
+    if not isinstance(fields, dict) or not set(fields) <= TOURNAMENT_FIELDS:
+        raise errors.Invalid(_("Unknown tournament settings."))
+    trial = Tournament(
+        name=series.name,
+        starts_at=start,
+        registration_opens_at=start - timedelta(hours=series.registration_hours),
+        **fields,
+    )
+    tournament_check(trial)  # the tournaments app's own checks of the settings
+
+
+@transaction.atomic
+def series_create(
+    *,
+    user: User,
+    club: Club,
+    name: str,
+    weekday: int,
+    start_time: time,
+    time_zone: str = "",
+    days_ahead: int = 7,
+    registration_hours: int = 48,
+    members_only: bool = False,
+    **tournament_fields: Any,
+) -> Series:
+    """A recurring evening of the club (the events right), in the club's zone unless told."""
+    _require(user, club)
+    if club.archived_at is not None:
+        raise errors.WrongState(_("This club is archived."))
+    series = Series(
+        club=club,
+        name=name.strip()[:100],
+        weekday=weekday,
+        start_time=start_time,
+        time_zone=time_zone or club.time_zone,
+        days_ahead=days_ahead,
+        registration_hours=registration_hours,
+        members_only=members_only,
+        tournament_fields=tournament_fields,
+        created_by=user,
+    )
+    _check(series)
+    series.save()
+    return series
+
+
+@transaction.atomic
+def series_update(*, user: User, series: Series, **fields: Any) -> Series:
+    """Change every occurrence not created yet (one already created is a tournament: change it
+    in the admin)."""
+    _require(user, series.club)
+    allowed = {"name", "start_time", "days_ahead", "registration_hours", "members_only"}
+    if not set(fields) <= allowed | {"tournament_fields"}:
+        raise errors.Invalid(_("These settings cannot be changed here."))
+    for key, value in fields.items():
+        setattr(series, key, value)
+    _check(series)
+    series.save()
+    return series
+
+
+@transaction.atomic
+def series_skip(*, user: User, series: Series, day: date) -> Series:
+    """Leave one date out; its event, if already created and not yet started, is cancelled."""
+    _require(user, series.club)
+    if day.isoformat() not in series.skipped:
+        series.skipped = sorted([*series.skipped, day.isoformat()])
+        series.save(update_fields=["skipped"])
+    event = ClubEvent.objects.filter(series=series, occurrence=day).select_related("tournament")
+    for found in event:
+        if found.tournament.status in CANCELLABLE:
+            tournament_services.tournament_cancel(
+                tournament=found.tournament, reason=_("This evening is skipped.")
+            )
+    return series
+
+
+@transaction.atomic
+def series_stop(*, user: User, series: Series) -> Series:
+    """No further occurrence is created; those already created stay (cancel them if need be)."""
+    _require(user, series.club)
+    if series.stopped_at is None:
+        series.stopped_at = timezone.now()
+        series.save(update_fields=["stopped_at"])
+    return series
+
+
+def series_materialize(*, series: Series, now: datetime | None = None) -> list[ClubEvent]:
+    """Create and schedule the occurrences of the next ``days_ahead`` days not created yet."""
+    now = now or timezone.now()
+    if series.stopped_at is not None or series.club.archived_at is not None:
+        return []
+    created = []
+    for day, moment in occurrences(
+        weekday=series.weekday,
+        at=series.start_time,
+        zone=series.time_zone,
+        start=now,
+        end=now + timedelta(days=series.days_ahead),
+        skipped=series.skipped,
+    ):
+        if ClubEvent.objects.filter(series=series, occurrence=day).exists():
+            continue
+        try:
+            with transaction.atomic():
+                tournament = tournament_services.tournament_create(
+                    created_by=series.created_by,  # type: ignore[arg-type]
+                    name=f"{series.name} · {day.isoformat()}",
+                    starts_at=moment,
+                    registration_opens_at=moment - timedelta(hours=series.registration_hours),
+                    **series.tournament_fields,
+                )
+                tournament = tournament_services.tournament_schedule(tournament=tournament)
+                created.append(
+                    ClubEvent.objects.create(
+                        club=series.club,
+                        tournament=tournament,
+                        members_only=series.members_only,
+                        series=series,
+                        occurrence=day,
+                    )
+                )
+        except IntegrityError:  # another run created it meanwhile
+            continue
+    return created
+
+
+def series_materialize_all(*, now: datetime | None = None) -> int:
+    """Every running series' coming occurrences (the beat task); how many were created."""
+    active = Series.objects.filter(stopped_at__isnull=True, club__archived_at__isnull=True)
+    return sum(len(series_materialize(series=s, now=now)) for s in active.select_related("club"))
+
+
+@transaction.atomic
+def season_create(
+    *,
+    user: User,
+    club: Club,
+    name: str,
+    starts_on: date,
+    ends_on: date,
+    points: list[int],
+    best: int | None = None,
+) -> Season:
+    """A season of the club's events between two dates (the events right)."""
+    _require(user, club)
+    if ends_on < starts_on:
+        raise errors.Invalid(_("A season ends on or after its first day."))
+    if not points or len(points) > 200 or any(not isinstance(p, int) or p < 0 for p in points):
+        raise errors.Invalid(_("Points per place are whole numbers, 0 or more."))
+    if best is not None and best < 1:
+        raise errors.Invalid(_("At least one result counts."))
+    return Season.objects.create(
+        club=club, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on,
+        points=list(points), best=best,
+    )  # fmt: skip
+
+
+@transaction.atomic
+def season_close(*, user: User, season: Season) -> Season:
+    """Archive a season: its table is kept as it stands (no event is added after)."""
+    _require(user, season.club)
+    if season.closed_at is None:
+        season.final = selectors.season_rows(season=season)
+        season.closed_at = timezone.now()
+        season.save(update_fields=["closed_at", "final"])
+    return season
