@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "ratings",
     "social",
     "analysis",
+    "fairplay",
 ]
 
 MIDDLEWARE = [
@@ -466,6 +467,7 @@ CELERY_TASK_ROUTES = {
     # The computer analysis of finished matches: long and CPU-bound, on a pool of its own
     # so that bot turns and results never wait behind it.
     "analysis.*": {"queue": "analysis"},
+    "fairplay.*": {"queue": "analysis"},
 }
 CELERY_TASK_QUEUES = [Queue("bots"), Queue("results"), Queue("celery"), Queue("analysis")]
 CELERY_TASK_DEFAULT_QUEUE = "celery"
@@ -483,6 +485,14 @@ CELERY_BEAT_SCHEDULE = {
 # for in 24 hours (one running at a time), and the retries of one that fails.
 ANALYSIS_SAMPLES = env.int("ANALYSIS_SAMPLES", default=120)
 ANALYSIS_PER_DAY = env.int("ANALYSIS_PER_DAY", default=5)
+# Fair play (docs/fair-play.md): the scores that raise a flag for the moderators, set by
+# bench/fair_play.py so that at most 1% of honest players and pairs pass them, and the
+# matches a player or a pair must have played before any flag.
+FAIRPLAY_PAIR_THRESHOLD = env.float("FAIRPLAY_PAIR_THRESHOLD", default=3.0)
+FAIRPLAY_ENGINE_THRESHOLD = env.float("FAIRPLAY_ENGINE_THRESHOLD", default=3.0)
+FAIRPLAY_MIN_MATCHES = env.int("FAIRPLAY_MIN_MATCHES", default=10)
+# Decisions of each person a match that the screening asks the master search about.
+FAIRPLAY_SCREEN_DECISIONS = env.int("FAIRPLAY_SCREEN_DECISIONS", default=32)
 ANALYSIS_RETRIES = 2
 # A running analysis with no decision finished for this long has likely lost its worker
 # (Redis hands the task back after the visibility timeout): the page says so.

@@ -22,6 +22,7 @@ MAY_NAME = {
     "tournaments": {"core", "accounts", "games", "ratings"},
     "analysis": {"core", "accounts", "games", "ratings", "tournaments"},
     "social": {"core", "accounts", "games", "ratings", "tournaments"},
+    "fairplay": {"core", "accounts", "games", "ratings", "tournaments", "analysis"},
 }
 
 TEMPLATE_NAME = re.compile(r"{%\s*(?:include|extends)\s+['\"](\w+)/")
