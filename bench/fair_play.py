@@ -20,7 +20,7 @@ the first M matches of every subject) the thresholds are set so that at most 1% 
 honest players and pairs pass them (``--fp``) and the share of each kind of cheat flagged
 is printed, with the CPU seconds a match of screening costs (median and 99th percentile)
 and, with ``--analysis``, what the full analysis of one seat of one match costs.
-``--roc FILE`` writes the ROC curves (a PNG, with matplotlib when installed; else CSV).
+``--roc FILE`` writes the ROC curves of the pairs as an SVG picture.
 
 Run: ``python -m bench.fair_play --honest 30 --cheats 6 --matches 10,30,100 --deals 30``
 Smoke: ``python -m bench.fair_play --honest 6 --cheats 2 --matches 3,6 --deals 8``
@@ -168,6 +168,7 @@ class Job:
     matches: int
     deals: int
     samples: int  # the engine users' master budget (worlds a decision)
+    decisions: int = sc.SCREEN_DECISIONS  # a seat's decisions asked of master a match
 
 
 @dataclass
@@ -205,11 +206,12 @@ def _policies(job: Job, m: int) -> list[Policy]:
 
 
 def run(job: Job) -> Outcome:
+    print(f"  {job.kind} {'/'.join(job.levels)} seed {job.seed}", file=sys.stderr, flush=True)
     out = Outcome(job.kind, job.levels)
     for m in range(job.matches):
         record = play_match(_policies(job, m), seed=job.seed * 1000 + m, deals=job.deals)
         started = time.process_time()
-        screening = sc.screen(record, seed=job.seed * 1000 + m)
+        screening = sc.screen(record, seed=job.seed * 1000 + m, decisions=job.decisions)
         out.cpu.append(time.process_time() - started)
         out.agreements.append({s: (c.agreed, c.checked) for s, c in screening.seats.items()})
         out.pairs.append(
@@ -238,13 +240,15 @@ def jobs(args: argparse.Namespace) -> list[Job]:
     out = []
     for i in range(args.honest):
         levels = tuple(rng.choice(HONEST_LEVELS) for _ in range(3))
-        out.append(Job("honest", levels, args.seed + i, top, args.deals, args.samples))  # type: ignore[arg-type]
+        out.append(
+            Job("honest", levels, args.seed + i, top, args.deals, args.samples, args.decisions)
+        )  # type: ignore[arg-type]
     for k, kind in enumerate(KINDS):
         for i in range(args.cheats):
             company = tuple(rng.choice(HONEST_LEVELS) for _ in range(2))
             levels = ("basic", *company) if kind.startswith("engine") else (*company, "basic")
             seed = args.seed + 10_000 * (k + 1) + i
-            out.append(Job(kind, levels, seed, top, args.deals, args.samples))  # type: ignore[arg-type]
+            out.append(Job(kind, levels, seed, top, args.deals, args.samples, args.decisions))  # type: ignore[arg-type]
     return out
 
 
@@ -321,27 +325,38 @@ def roc(outcomes: list[Outcome], upto: int, path: Path) -> None:
                 )
             )
         curves[kind] = sorted(points)
-    try:
-        import matplotlib
+    _svg(curves, upto, path.with_suffix(".svg"))
+    print(f"ROC written to {path.with_suffix('.svg')}")
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        with path.with_suffix(".csv").open("w") as f:
-            f.write("kind,false_positive,detected\n")
-            for kind, pts in curves.items():
-                f.writelines(f"{kind},{x:.4f},{y:.4f}\n" for x, y in pts)
-        print(f"ROC written to {path.with_suffix('.csv')} (matplotlib not installed)")
-        return
-    fig, ax = plt.subplots(figsize=(5, 5))
-    for kind, pts in curves.items():
-        ax.plot([x for x, _ in pts], [y for _, y in pts], label=kind)
-    ax.set_xlabel("honest pairs flagged")
-    ax.set_ylabel("cheating pairs flagged")
-    ax.set_title(f"ROC after {upto} matches")
-    ax.legend()
-    fig.savefig(path)
-    print(f"ROC written to {path}")
+
+def _svg(curves: dict[str, list[tuple[float, float]]], upto: int, path: Path) -> None:
+    """The ROC curves as a small SVG picture (no plotting library needed)."""
+    size, pad = 320, 40
+    colours = ("#c0392b", "#2980b9", "#27ae60", "#8e44ad")
+
+    def xy(x: float, y: float) -> str:
+        return f"{pad + x * size:.1f},{pad + (1 - y) * size:.1f}"
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + 2 * pad}" '
+        f'height="{size + 2 * pad}" font-family="sans-serif" font-size="11">',
+        f'<rect x="{pad}" y="{pad}" width="{size}" height="{size}" fill="none" stroke="#888"/>',
+        f'<line x1="{pad}" y1="{pad + size}" x2="{pad + size}" y2="{pad}" stroke="#ccc"/>',
+        f'<text x="{pad}" y="{pad - 10}">ROC after {upto} matches</text>',
+        f'<text x="{pad}" y="{pad + size + 25}">honest pairs flagged (0 to 1)</text>',
+        f'<text x="10" y="{pad + size / 2}" transform="rotate(-90 10 {pad + size / 2})">'
+        "cheating pairs flagged</text>",
+    ]
+    for n, (kind, pts) in enumerate(curves.items()):
+        colour = colours[n % len(colours)]
+        line = " ".join(xy(x, y) for x, y in [(0.0, 0.0), *pts, (1.0, 1.0)])
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        parts.append(
+            f'<text x="{pad + size - 90}" y="{pad + size - 10 - 14 * n}" fill="{colour}">'
+            f"{kind}</text>"
+        )
+    parts.append("</svg>")
+    path.write_text("\n".join(parts) + "\n")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -351,11 +366,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", default="10,30,100", help="matches played, comma-separated")
     parser.add_argument("--deals", type=int, default=30, help="deals a match")
     parser.add_argument("--samples", type=int, default=24, help="engine users' master worlds")
+    parser.add_argument(
+        "--decisions", type=int, default=sc.SCREEN_DECISIONS, help="screened decisions a seat"
+    )
     parser.add_argument("--fp", type=float, default=0.01, help="honest share flagged at most")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--analysis", action="store_true", help="also time a full analysis")
-    parser.add_argument("--roc", type=Path, help="write the ROC curves (PNG or CSV)")
+    parser.add_argument("--roc", type=Path, help="write the ROC curves (SVG)")
     args = parser.parse_args(argv)
     args.matches = sorted(int(m) for m in args.matches.split(","))
     print(yardstick())

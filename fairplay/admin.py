@@ -18,8 +18,9 @@ from django.utils.translation import ngettext
 
 from accounts.types import signed_in
 from fairplay.errors import FairPlayError
-from fairplay.models import Flag
+from fairplay.models import Flag, Voiding
 from fairplay.services import flag_review
+from fairplay.voiding import flag_void, voiding_undo
 
 PERMISSION = "fairplay.review_flag"
 
@@ -36,6 +37,14 @@ class ReviewForm(forms.ModelForm[Flag]):
         ],
     )
     review_note = forms.CharField(label=_("Note"), required=False, widget=forms.Textarea)
+    void_from = forms.DateTimeField(
+        label=_("Void rated results from"),
+        required=False,
+        help_text=_(
+            "With “Mark as cheating”: annul the player's rated results from this moment on "
+            "and recompute his opponents' ratings (undone from the voidings' list)."
+        ),
+    )
 
     class Meta:
         model = Flag
@@ -109,9 +118,21 @@ class FlagAdmin(admin.ModelAdmin[Flag]):
         )
 
     def save_model(self, request: HttpRequest, obj: Flag, form: Any, change: bool) -> None:
-        verdict = form.cleaned_data.get("verdict")
-        if verdict:
-            self._review(request, [obj.pk], verdict, form.cleaned_data.get("review_note", ""))
+        data = form.cleaned_data
+        if data.get("verdict"):
+            self._review(request, [obj.pk], data["verdict"], data.get("review_note", ""))
+        if data.get("void_from"):
+            try:
+                voiding = flag_void(
+                    flag_id=obj.pk, user=signed_in(request.user), since=data["void_from"]
+                )
+            except FairPlayError as exc:
+                self.message_user(request, str(exc), messages.WARNING)
+            else:
+                count = len(voiding.results)
+                self.message_user(
+                    request, ngettext("%d result voided.", "%d results voided.", count) % count
+                )
 
     def _review(self, request: HttpRequest, ids: list[int], status: str, note: str = "") -> None:
         done = 0
@@ -141,3 +162,33 @@ def _decision_row(d: dict[str, Any]) -> tuple[Any, ...]:
     """One decision of the evidence: its replay link, where it is (1-based) and what moved."""
     link = reverse("games:replay", args=[d["table"]])
     return (link, d["table"], d["deal"] + 1, d["action"] + 1, d["from"], d["to"], d["points"])
+
+
+@admin.register(Voiding)
+class VoidingAdmin(admin.ModelAdmin[Voiding]):
+    list_display = ("flag", "since", "by", "at", "undone_at")
+    readonly_fields = ("flag", "since", "results", "by", "at", "undone_at")
+    actions = ("undo",)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(PERMISSION)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm(PERMISSION)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm(PERMISSION)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description=_("Undo the selected voidings"), permissions=["change"])
+    def undo(self, request: HttpRequest, queryset: QuerySet[Voiding]) -> None:
+        for voiding_id in queryset.values_list("pk", flat=True):
+            try:
+                voiding_undo(voiding_id=voiding_id, user=signed_in(request.user))
+            except FairPlayError as exc:
+                self.message_user(request, str(exc), messages.WARNING)

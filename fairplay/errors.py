@@ -9,6 +9,9 @@ _MESSAGES = {
     "bad_status": _("A flag is dismissed, warned or marked as cheating."),
     "no_flag": _("No such flag."),
     "decided": _("This flag has been reviewed already."),
+    "not_cheating": _("Only a flag marked as cheating voids results."),
+    "voided": _("This flag's results are voided already."),
+    "not_voided": _("Nothing to undo: no such voiding in force."),
 }
 
 

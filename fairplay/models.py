@@ -141,3 +141,30 @@ class Flag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.user_id}" + (f"+{self.partner_id}" if self.partner_id else "")
+
+
+class Voiding(models.Model):
+    """A flag marked as cheating voided the player's rated results from a date: the
+    results annulled here (those already annulled are left alone), so that undoing it
+    restores exactly these."""
+
+    flag = models.ForeignKey(Flag, on_delete=models.CASCADE, related_name="voidings")
+    since = models.DateTimeField(_("voided from"))
+    results = models.JSONField(_("results annulled"), default=list)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(_("voided"), auto_now_add=True)
+    undone_at = models.DateTimeField(_("undone"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("voiding")
+        verbose_name_plural = _("voidings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["flag"], condition=Q(undone_at__isnull=True), name="fairplay_one_voiding"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flag_id} from {self.since:%Y-%m-%d}"

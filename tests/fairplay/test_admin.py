@@ -106,3 +106,22 @@ def test_the_queue_speaks_russian_and_ukrainian(client, flag, language, title):
     page = client.get(QUEUE, HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
     assert title in page
+
+
+def test_a_moderator_voids_a_cheats_results_from_the_flags_page(client, flag):
+    from fairplay.models import Voiding
+
+    client.force_login(moderator())
+
+    client.post(
+        reverse("admin:fairplay_flag_change", args=[flag.pk]),
+        {"verdict": "cheating", "review_note": "", "void_from": "2020-01-01 00:00:00"},
+    )
+
+    assert Voiding.objects.get(flag=flag).results
+
+
+def test_staff_without_the_moderators_right_see_no_voidings(client, flag):
+    client.force_login(UserFactory(is_staff=True))
+
+    assert client.get(reverse("admin:fairplay_voiding_changelist")).status_code == 403
