@@ -59,12 +59,12 @@ check: lint ## What CI runs: formatting, lint, types, migrations, layer contract
 	$(RUN) python scripts/coverage_summary.py
 
 # The pure-Python packages held to mypy --strict (those that exist).
-STRICT := $(wildcard games/engine games/bots analysis/core.py)
+STRICT := $(wildcard games/engine games/bots analysis/core.py fairplay/screen.py fairplay/scoring.py)
 
 lint: install ## ruff format --check, ruff, mypy (strict for engine and bots), import-linter's layer contracts, the map of package imports
 	$(RUN) ruff format --check .
 	$(RUN) ruff check .
-	$(RUN) mypy config core accounts games tournaments ratings analysis social clubs
+	$(RUN) mypy config core accounts games tournaments ratings analysis social clubs fairplay
 	$(if $(STRICT),$(RUN) mypy --strict $(STRICT))
 	$(RUN) lint-imports --no-cache
 	$(RUN) python scripts/import_map.py

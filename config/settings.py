@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "social",
     "analysis",
     "clubs",
+    "fairplay",
 ]
 
 MIDDLEWARE = [
@@ -513,6 +514,7 @@ CELERY_TASK_ROUTES = {
     "analysis.*": {"queue": "analysis"},
     # Mail leaves through a queue of its own: an SMTP server that hangs delays no result.
     "accounts.*": {"queue": "mail"},
+    "fairplay.*": {"queue": "analysis"},
 }
 CELERY_TASK_QUEUES = [
     Queue("bots"),
@@ -538,6 +540,14 @@ CELERY_BEAT_SCHEDULE = {
 # for in 24 hours (one running at a time), and the retries of one that fails.
 ANALYSIS_SAMPLES = env.int("ANALYSIS_SAMPLES", default=120)
 ANALYSIS_PER_DAY = env.int("ANALYSIS_PER_DAY", default=5)
+# Fair play (docs/fair-play.md): the scores that raise a flag for the moderators, set by
+# bench/fair_play.py so that at most 1% of honest players and pairs pass them, and the
+# matches a player or a pair must have played before any flag.
+FAIRPLAY_PAIR_THRESHOLD = env.float("FAIRPLAY_PAIR_THRESHOLD", default=3.0)
+FAIRPLAY_ENGINE_THRESHOLD = env.float("FAIRPLAY_ENGINE_THRESHOLD", default=3.0)
+FAIRPLAY_MIN_MATCHES = env.int("FAIRPLAY_MIN_MATCHES", default=10)
+# Decisions of each person a match that the screening asks the master search about.
+FAIRPLAY_SCREEN_DECISIONS = env.int("FAIRPLAY_SCREEN_DECISIONS", default=32)
 ANALYSIS_RETRIES = 2
 # A running analysis with no decision finished for this long has likely lost its worker
 # (Redis hands the task back after the visibility timeout): the page says so.

@@ -10,7 +10,7 @@ import sys
 
 import coverage
 
-APPS = ["config", "core", "accounts", "games", "tournaments", "ratings", "analysis", "social"]
+APPS = ["config", "core", "accounts", "games", "tournaments", "ratings", "analysis", "social", "clubs", "fairplay"]
 
 
 def main() -> int:

@@ -23,6 +23,7 @@ MAY_NAME = {
     "analysis": {"core", "accounts", "games", "ratings", "tournaments"},
     "social": {"core", "accounts", "games", "ratings", "tournaments"},
     "clubs": {"core", "accounts", "games", "ratings", "tournaments"},
+    "fairplay": {"core", "accounts", "games", "ratings", "tournaments", "analysis"},
 }
 
 TEMPLATE_NAME = re.compile(r"{%\s*(?:include|extends)\s+['\"](\w+)/")

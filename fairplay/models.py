@@ -1,0 +1,170 @@
+"""Fair-play signals: one screening a rated match, the counts accumulated per player and
+per ordered pair of players, and the flags a moderator reviews (docs/fair-play.md).
+Nothing here is shown to players: the admin's fair-play queue is its only page."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.models import MatchResult
+
+
+class MatchScreen(models.Model):
+    """One rated match screened: the counts of every seat (``screen.Screening``)."""
+
+    result = models.OneToOneField(
+        MatchResult, on_delete=models.CASCADE, related_name="fairplay_screen"
+    )
+    people = models.JSONField(_("people"), help_text=_("Each seat's user id (null: a bot)."))
+    data = models.JSONField(_("counts"))
+    cpu_seconds = models.FloatField(_("CPU seconds"))
+    created_at = models.DateTimeField(_("screened"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("screened match")
+        verbose_name_plural = _("screened matches")
+
+    def __str__(self) -> str:
+        return f"{self.result_id}"
+
+
+class PlayerSignal(models.Model):
+    """A player's agreement with master, over his screened matches."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="fairplay_signal"
+    )
+    matches = models.PositiveIntegerField(_("matches"), default=0)
+    checked = models.PositiveIntegerField(_("decisions checked"), default=0)
+    agreed = models.PositiveIntegerField(_("decisions agreeing with master"), default=0)
+
+    class Meta:
+        verbose_name = _("player signal")
+        verbose_name_plural = _("player signals")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}"
+
+
+class PairSignal(models.Model):
+    """What one player's decisions did to another, over the matches they shared."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="fairplay_pairs"
+    )
+    other = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    matches = models.PositiveIntegerField(_("matches"), default=0)
+    chances = models.PositiveIntegerField(_("answers to the other's bid"), default=0)
+    stood = models.PositiveIntegerField(_("the other's bid let stand"), default=0)
+    chances_rest = models.PositiveIntegerField(_("answers to the rest's bids"), default=0)
+    stood_rest = models.PositiveIntegerField(_("the rest's bids let stand"), default=0)
+    fed = models.FloatField(_("points fed to the other"), default=0.0)
+    fed_rest = models.FloatField(_("points fed to the rest"), default=0.0)
+    diff_sq = models.FloatField(default=0.0)
+
+    class Meta:
+        verbose_name = _("pair signal")
+        verbose_name_plural = _("pair signals")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "other"], name="fairplay_pair_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}→{self.other_id}"
+
+
+class Flag(models.Model):
+    """A player or a pair whose score passed its threshold, for a moderator to review.
+    Nothing follows from a flag by itself."""
+
+    class Kind(models.TextChoices):
+        PAIR = "pair", _("collusion (a pair)")
+        ENGINE = "engine", _("engine help")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        DISMISSED = "dismissed", _("dismissed")
+        WARNED = "warned", _("warned")
+        CHEATING = "cheating", _("cheating")
+
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="fairplay_flags",
+        verbose_name=_("player"),
+    )
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("partner"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    score = models.FloatField(_("score"))
+    threshold = models.FloatField(_("threshold"))
+    matches = models.PositiveIntegerField(_("matches"))
+    evidence = models.JSONField(_("evidence"))
+    created_at = models.DateTimeField(_("flagged"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reviewed by"),
+    )
+    reviewed_at = models.DateTimeField(_("reviewed"), null=True, blank=True)
+    note = models.TextField(_("moderator's note"), blank=True)
+
+    class Meta:
+        verbose_name = _("fair-play flag")
+        verbose_name_plural = _("fair-play flags")
+        ordering = ["-score"]
+        permissions = [("review_flag", _("Can review fair-play flags"))]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "user", "partner"],
+                condition=Q(status="open"),
+                nulls_distinct=False,
+                name="fairplay_one_open_flag",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.user_id}" + (f"+{self.partner_id}" if self.partner_id else "")
+
+
+class Voiding(models.Model):
+    """A flag marked as cheating voided the player's rated results from a date: the
+    results annulled here (those already annulled are left alone), so that undoing it
+    restores exactly these."""
+
+    flag = models.ForeignKey(Flag, on_delete=models.CASCADE, related_name="voidings")
+    since = models.DateTimeField(_("voided from"))
+    results = models.JSONField(_("results annulled"), default=list)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(_("voided"), auto_now_add=True)
+    undone_at = models.DateTimeField(_("undone"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("voiding")
+        verbose_name_plural = _("voidings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["flag"], condition=Q(undone_at__isnull=True), name="fairplay_one_voiding"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flag_id} from {self.since:%Y-%m-%d}"

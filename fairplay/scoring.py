@@ -1,0 +1,130 @@
+"""Scores from accumulated fair-play counts: pure arithmetic, shared by the app and the
+bench (docs/fair-play.md). Each score is a z-score against the honest expectation, so one
+threshold a kind of flag, set on honest play's distribution, bounds the honest players
+and pairs flagged."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .screen import PairCounts, Screening
+
+
+@dataclass(slots=True)
+class Directed:
+    """What one player's decisions did to one other player, summed over their matches."""
+
+    matches: int = 0
+    chances: int = 0  # auction answers while the other held the bid
+    stood: int = 0  # ... passes
+    chances_rest: int = 0  # auction answers while anybody else held it
+    stood_rest: int = 0
+    fed: float = 0.0  # card points fed to the other beyond the least possible
+    fed_rest: float = 0.0  # ... to the rest (the mean over them in a match)
+    diff_sq: float = 0.0  # sum over matches of (fed − fed_rest)²
+
+    def add(self, other: Directed) -> None:
+        self.matches += other.matches
+        self.chances += other.chances
+        self.stood += other.stood
+        self.chances_rest += other.chances_rest
+        self.stood_rest += other.stood_rest
+        self.fed += other.fed
+        self.fed_rest += other.fed_rest
+        self.diff_sq += other.diff_sq
+
+
+def directed(screening: Screening, seat: int, other: int) -> Directed:
+    """One match's counts of ``seat``'s decisions towards ``other`` and the rest."""
+    counts = screening.seats[seat].pairs
+    mine = counts.get(other, PairCounts())
+    rest = [p for o, p in counts.items() if o != other]
+    fed_rest = sum(p.fed for p in rest) / len(rest) if rest else float(mine.fed)
+    return Directed(
+        matches=1,
+        chances=mine.chances,
+        stood=mine.stood,
+        chances_rest=sum(p.chances for p in rest),
+        stood_rest=sum(p.stood for p in rest),
+        fed=mine.fed,
+        fed_rest=fed_rest,
+        diff_sq=(mine.fed - fed_rest) ** 2,
+    )
+
+
+def soft_play_z(chances: int, stood: int, chances_rest: int, stood_rest: int) -> float:
+    """How much more often a player let the other's bids stand than anybody else's: a
+    two-proportion z (0 with too little to compare)."""
+    if chances == 0 or chances_rest == 0:
+        return 0.0
+    pooled = (stood + stood_rest) / (chances + chances_rest)
+    spread = math.sqrt(max(pooled * (1 - pooled), 0.25 / (chances + chances_rest)))
+    spread *= math.sqrt(1 / chances + 1 / chances_rest)
+    return (stood / chances - stood_rest / chances_rest) / spread
+
+
+# The spread of one match's feeding difference assumed before any is seen (points²), and
+# how many matches' worth of weight it has: a few matches of a pair that happened to
+# feed alike cannot look like certainty.
+PRIOR_VARIANCE = 400.0
+PRIOR_MATCHES = 2
+
+
+def feeding_z(fed: float, fed_rest: float, diff_sq: float, matches: int) -> float:
+    """How far the points a player fed the other exceed those he fed the rest, match by
+    match: a one-sample t of the mean difference (0 in honest play, where seats are
+    alike), its variance shrunk towards :data:`PRIOR_VARIANCE`."""
+    if matches == 0:
+        return 0.0
+    total = fed - fed_rest
+    mean = total / matches
+    spread = max(diff_sq - total * mean, 0.0) + PRIOR_MATCHES * PRIOR_VARIANCE
+    variance = spread / (matches - 1 + PRIOR_MATCHES)
+    return mean / math.sqrt(variance / matches)
+
+
+def pair_score(ab: Directed, ba: Directed) -> tuple[float, dict[str, float]]:
+    """A pair's score: the largest of its soft-play z (both directions pooled) and each
+    direction's feeding z; with the parts, for the evidence."""
+    parts = {
+        "soft_play": soft_play_z(
+            ab.chances + ba.chances,
+            ab.stood + ba.stood,
+            ab.chances_rest + ba.chances_rest,
+            ab.stood_rest + ba.stood_rest,
+        ),
+        "feeding_ab": feeding_z(ab.fed, ab.fed_rest, ab.diff_sq, ab.matches),
+        "feeding_ba": feeding_z(ba.fed, ba.fed_rest, ba.diff_sq, ba.matches),
+    }
+    return max(parts.values()), parts
+
+
+def engine_z(checked: int, agreed: int, expected: float) -> float:
+    """How far a player's agreement with master exceeds what his level explains
+    (``expected``: the agreement of players of his level), a binomial z."""
+    if checked == 0:
+        return 0.0
+    p = min(max(expected, 0.02), 0.98)
+    return (agreed - checked * p) / math.sqrt(checked * p * (1 - p))
+
+
+def threshold_at(honest: list[float], share: float) -> float:
+    """The lowest score that flags at most ``share`` of ``honest`` scores."""
+    if not honest:
+        return math.inf
+    ranked = sorted(honest, reverse=True)
+    allowed = int(share * len(ranked))
+    # Flag strictly above the (allowed+1)-th highest honest score.
+    return ranked[allowed] + 1e-9 if allowed < len(ranked) else -math.inf
+
+
+__all__ = [
+    "Directed",
+    "directed",
+    "engine_z",
+    "feeding_z",
+    "pair_score",
+    "soft_play_z",
+    "threshold_at",
+]

@@ -1,0 +1,200 @@
+"""The fair-play screening of one match record: pure Python on the engine and the bots.
+
+:func:`screen` replays a ``thousand/1`` record once and counts, for every seat and every
+ordered pair of seats, what the seats' own decisions did to each other (docs/fair-play.md):
+
+- **the auction**: when seat ``a`` had to answer a bid that seat ``x`` held, did ``a``
+  let it stand (pass) or bid over it; the same counts against every other holder of the
+  bid are the honest baseline of the same player in the same matches;
+- **the collusion table**: the card points each decision put into another seat's hands
+  beyond the least it could have, valued only where the seat's own view makes the result
+  certain — the last card to a trick (the seat sees every card of it, so the winner and
+  the points of each card it could play are known) and the declarer's gives (the seat
+  chooses which card each rival gets);
+- **agreement with master**: a sample of each seat's real choices (more than one legal
+  action) asked of the master search at a small budget, from that seat's view only.
+
+Nothing here reads another seat's cards to value a decision: every value comes from
+``match.view(seat)``'s knowledge or from the cards on the table. No Django here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.bots import Budget
+from games.bots.strong import MasterBot
+from games.engine.actions import Action, Bid, Give, Pass, Play, action_from_dict
+from games.engine.deal import Phase
+from games.engine.errors import EngineError
+from games.engine.match import Match
+from games.engine.record import RecordError, dealt_cards, read_header
+from games.engine.views import View
+
+# The master search's worlds for each sampled decision, and how many decisions of a seat
+# it is asked about in one match: together they keep the screening of a match of about
+# 30 deals within 2 CPU seconds (bench/fair_play.py measures it).
+SCREEN_SAMPLES = 6
+SCREEN_DECISIONS = 32
+
+
+@dataclass(slots=True)
+class PairCounts:
+    """What seat ``seat``'s decisions did to seat ``other`` in one match."""
+
+    chances: int = 0  # auction answers while ``other`` held the bid
+    stood: int = 0  # ... of which passes (the bid let stand)
+    fed: int = 0  # card points put into ``other``'s hands beyond the least possible
+    feeds: int = 0  # decisions where the seat could choose what ``other`` got
+
+    def to_dict(self) -> dict[str, int]:
+        return {"chances": self.chances, "stood": self.stood, "fed": self.fed, "feeds": self.feeds}
+
+
+@dataclass(slots=True)
+class SeatCounts:
+    seat: int
+    checked: int = 0  # decisions asked of the master search
+    agreed: int = 0  # ... where the seat chose what master chose
+    pairs: dict[int, PairCounts] = field(default_factory=dict)
+    # The decisions that moved the most points to another seat: (deal, action, to, points).
+    largest: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "checked": self.checked,
+            "agreed": self.agreed,
+            "pairs": {str(o): p.to_dict() for o, p in sorted(self.pairs.items())},
+            "largest": [list(x) for x in self.largest],
+        }
+
+
+@dataclass(slots=True)
+class Screening:
+    players: int
+    seats: dict[int, SeatCounts]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "seats": {str(s): c.to_dict() for s, c in sorted(self.seats.items())},
+        }
+
+
+def _gains(match: Match, action: Action) -> list[int]:
+    """Each seat's card points gained if the seat to act played ``action`` now."""
+    deal = match.deal
+    assert deal is not None
+    before = list(deal.points)
+    trial = deal.copy()
+    trial.apply(action, deal.to_act)
+    return [after - was for after, was in zip(trial.points, before, strict=True)]
+
+
+def _feed(
+    counts: SeatCounts, match: Match, taken: Action, legal: Sequence[Action], at: tuple[int, int]
+) -> None:
+    """The collusion table's share of one decision, where the seat's view makes it exact."""
+    deal = match.deal
+    assert deal is not None
+    seat = deal.to_act
+    if deal.phase is Phase.PLAY and isinstance(taken, Play):
+        if len(deal.trick) != len(deal.active) - 1:
+            return  # not the last card: the winner is not yet known from the seat's view
+        options = [_gains(match, a) for a in legal if isinstance(a, Play)]
+        chosen = _gains(match, taken)
+        for other in deal.active:
+            if other == seat:
+                continue
+            extra = chosen[other] - min(g[other] for g in options)
+            _add_feed(counts, other, extra, at)
+    elif deal.phase is Phase.GIVING and isinstance(taken, Give):
+        # The declarer gives one card to each rival: what this rival got beyond the
+        # least-valued card the declarer still held for him.
+        playable = [a.card for a in legal if isinstance(a, Give) and a.to == taken.to]
+        extra = taken.card.points - min(c.points for c in playable)
+        _add_feed(counts, taken.to, extra, at)
+
+
+def _add_feed(counts: SeatCounts, other: int, extra: int, at: tuple[int, int]) -> None:
+    pair = counts.pairs.setdefault(other, PairCounts())
+    pair.feeds += 1
+    pair.fed += extra
+    if extra > 0:
+        counts.largest.append((at[0], at[1], other, extra))
+        counts.largest.sort(key=lambda x: (-x[3], x[0], x[1]))
+        del counts.largest[5:]
+
+
+def _auction(counts: SeatCounts, match: Match, taken: Action) -> None:
+    deal = match.deal
+    assert deal is not None
+    if deal.phase is not Phase.BIDDING or not deal.any_bid or deal.bidder == deal.to_act:
+        return
+    if not isinstance(taken, (Bid, Pass)):
+        return
+    pair = counts.pairs.setdefault(deal.bidder, PairCounts())
+    pair.chances += 1
+    pair.stood += isinstance(taken, Pass)
+
+
+def screen(
+    record: object,
+    seats: Sequence[int] | None = None,
+    *,
+    seed: int = 0,
+    samples: int = SCREEN_SAMPLES,
+    decisions: int = SCREEN_DECISIONS,
+) -> Screening:
+    """Screen ``record`` for ``seats`` (default: every seat). Raises :class:`RecordError`
+    for a record that does not replay."""
+    options, first_dealer, deals = read_header(record)
+    wanted = set(range(options.players) if seats is None else seats)
+    out = Screening(options.players, {s: SeatCounts(s) for s in sorted(wanted)})
+    match = Match.empty(options, first_dealer=first_dealer)
+    asked: dict[int, list[tuple[View, Action]]] = {s: [] for s in wanted}
+    for i, data in enumerate(deals):
+        hands, talons = dealt_cards(data, options.players, i)
+        assert isinstance(data, dict)
+        match.start_deal(hands, talons)
+        for j, item in enumerate(data.get("actions", [])):
+            seat = match.to_act
+            if seat is None or not isinstance(item, dict) or item.get("seat") != seat:
+                raise RecordError("an action out of turn", i, j)
+            legal = match.legal_actions()
+            try:
+                taken = action_from_dict(item)
+            except EngineError as exc:
+                raise RecordError(str(exc), i, j) from None
+            if taken not in legal:
+                raise RecordError("an illegal action", i, j)
+            if seat in wanted and len(legal) > 1:
+                counts = out.seats[seat]
+                _auction(counts, match, taken)
+                _feed(counts, match, taken, legal, (i, j))
+                deal = match.deal
+                assert deal is not None
+                if deal.phase is not Phase.TALON:
+                    asked[seat].append((match.view(seat), taken))
+            match.apply(taken, seat=seat)
+    bot = MasterBot(seed, Budget(seconds=None, samples=samples))
+    for seat, chosen in asked.items():
+        for view, taken in _spread(chosen, decisions):
+            counts = out.seats[seat]
+            counts.checked += 1
+            counts.agreed += bot.decide(view) == taken
+    return out
+
+
+def _spread[T](items: list[T], n: int) -> list[T]:
+    """``n`` of ``items`` spread evenly through the match (all of them if fewer)."""
+    if len(items) <= n:
+        return items
+    step = len(items) / n
+    return [items[int(k * step)] for k in range(n)]
+
+
+__all__ = ["SCREEN_DECISIONS", "SCREEN_SAMPLES", "PairCounts", "Screening", "SeatCounts", "screen"]
