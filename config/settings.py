@@ -20,6 +20,7 @@ import environ
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
+from core.logging import logging_settings
 from core.redis_options import redis_options
 
 django_stubs_ext.monkeypatch()
@@ -371,32 +372,7 @@ SECURE_HSTS_PRELOAD = SECURE_HSTS_INCLUDE_SUBDOMAINS
 # ------------------------------------------------------------------ logging
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOG_FORMAT = env.str("LOG_FORMAT", default="console" if DEBUG else "json")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    # No API token (?token=… in a websocket URL, a Token header) in any log line.
-    "filters": {"redact": {"()": "core.logging.RedactSecrets"}},
-    "formatters": {
-        "json": {"()": "core.logging.JsonFormatter"},
-        "console": {"format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s"},
-    },
-    "handlers": {
-        "stderr": {
-            "class": "logging.StreamHandler",
-            "formatter": LOG_FORMAT,
-            "filters": ["redact"],
-        },
-    },
-    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    "loggers": {
-        "django.db.backends": {"level": "INFO"},
-        "celery": {"level": LOG_LEVEL},
-        # uvicorn's own loggers (its access log, its websocket lines) write through the
-        # same filtered handler: uvicorn's configuration is replaced when Django starts.
-        "uvicorn": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
-        "uvicorn.access": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
-    },
-}
+LOGGING = logging_settings(level=LOG_LEVEL, handler_format=LOG_FORMAT)
 
 # ------------------------------------------------------------------ live tables (games)
 # Who runs bot turns and the clock sweep (games/scheduler.py): Celery on the full stack,

@@ -88,3 +88,34 @@ class RedactSecrets(logging.Filter):
             if cleaned != text:
                 setattr(record, key, cleaned)
         return True
+
+
+def logging_settings(*, level: str, handler_format: str) -> dict[str, Any]:
+    """Django's LOGGING: one handler on stderr, in JSON lines (``handler_format="json"``)
+    or plain lines ("console"), with secrets redacted from every line."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        # No API token (?token=… in a websocket URL, a Token header) in any log line.
+        "filters": {"redact": {"()": "core.logging.RedactSecrets"}},
+        "formatters": {
+            "json": {"()": "core.logging.JsonFormatter"},
+            "console": {"format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s"},
+        },
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "formatter": handler_format,
+                "filters": ["redact"],
+            },
+        },
+        "root": {"handlers": ["stderr"], "level": level},
+        "loggers": {
+            "django.db.backends": {"level": "INFO"},
+            "celery": {"level": level},
+            # uvicorn's own loggers (its access log, its websocket lines) write through the
+            # same filtered handler: uvicorn's configuration is replaced when Django starts.
+            "uvicorn": {"handlers": ["stderr"], "level": level, "propagate": False},
+            "uvicorn.access": {"handlers": ["stderr"], "level": level, "propagate": False},
+        },
+    }

@@ -10,7 +10,18 @@ import sys
 
 import coverage
 
-APPS = ["config", "core", "accounts", "games", "tournaments", "ratings", "analysis", "social", "clubs", "fairplay"]
+APPS = [
+    "config",
+    "core",
+    "accounts",
+    "games",
+    "tournaments",
+    "ratings",
+    "analysis",
+    "social",
+    "clubs",
+    "fairplay",
+]
 
 
 def main() -> int:
