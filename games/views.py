@@ -373,7 +373,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "invite_url": invite_url,
             "ending": match_ending(table),
             "rematch": config["rematch"],
-            # The board itself offers it when the match was won (static/js/render.js).
+            # The board itself offers it when the match was won (static/js/table_controls.js).
             "rematch_shown": table.status == Table.Status.FINISHED
             and getattr(getattr(table, "result", None), "winner_seat", None) is None,
             # A resigned player (or one an organiser put out) has nothing left to resign.
