@@ -13,6 +13,7 @@ class AccountsConfig(AppConfig):
             limits,  # noqa: F401  (connects the failed sign-in counters)
             sessions,  # noqa: F401  (records where an account signs in)
             sockets,  # noqa: F401  (closes a player's sockets on revocation)
+            tasks,  # noqa: F401  (registers the mail task that accounts.mail sends by name)
         )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import smtplib
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
@@ -31,6 +32,8 @@ SUBJECTS = {
 
 # What a failed attempt may be: the server refused, hung up, or could not be reached.
 SEND_ERRORS = (smtplib.SMTPException, OSError)
+
+SEND_TASK = "accounts.mail_send"
 
 
 class MailNotSent(Exception):
@@ -59,9 +62,8 @@ def mail_queue(*, kind: str, to: str, user: User | None, context: dict[str, Any]
     mail = Mail.objects.create(user=user, kind=kind, to=to, subject=subject, text=text, html=html)
 
     def send() -> None:
-        from accounts.tasks import mail_send
-
-        mail_send.delay(mail.pk)
+        # By name: the task module imports this one (accounts.apps registers it).
+        current_app.tasks[SEND_TASK].delay(mail.pk)
 
     transaction.on_commit(send)
     return mail
