@@ -78,7 +78,7 @@ def test_a_club_evening_from_the_organisers_chair(browser: Any, evening_server: 
 def evening(pages: Pages, server: FullStack) -> None:
     organiser_name = f"organiser{os.getpid()}e"
     server.manage(
-        "createsuperuser", "--noinput", "--username", organiser_name, "--email", "o@example.com",
+        "createsuperuser", "--noinput", "--username", organiser_name, "--email", f"{organiser_name}@example.com",
         DJANGO_SUPERUSER_PASSWORD=PASSWORD,
     )  # fmt: skip
     org = pages.new()

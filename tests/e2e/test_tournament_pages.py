@@ -94,7 +94,7 @@ def organiser(browser: Any, e2e_server: Any) -> Iterator[Organiser]:
     # One per module that uses this fixture (other modules import it): each its own name.
     username = f"organiser{os.getpid()}x{next(ORGANISERS)}"
     e2e_server.manage(
-        "createsuperuser", "--noinput", "--username", username, "--email", "o@example.com",
+        "createsuperuser", "--noinput", "--username", username, "--email", f"{username}@example.com",
         DJANGO_SUPERUSER_PASSWORD=PASSWORD,
     )  # fmt: skip
     opened = Pages(browser, e2e_server.url)
