@@ -36,7 +36,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils.translation import gettext_lazy as _
 
-from core.credentials import credential_generations, sessions_existing
+from core.credentials import credential_generations, credentials_revoked, sessions_existing
 from core.realtime import ReleasesChannel
 from core.realtime import send as realtime_send
 from core.redis_options import redis_options
@@ -257,12 +257,16 @@ Held = tuple[int, int, str | None]
 def _revoked(held: list[Held]) -> list[bool]:
     """For each socket's credential, whether it no longer holds: the account's generation
     moved on (or it is deactivated, or gone), or the session that signed it in is gone.
-    Two queries, however many sockets."""
+    Two queries at most (the second only for sockets a session signed in), however many
+    sockets, each answering only with what no longer holds (core.credentials)."""
     try:
-        generations = credential_generations(user_ids={user_id for user_id, _g, _s in held})
-        sessions = sessions_existing(session_keys={key for _u, _g, key in held if key})
+        revoked = credentials_revoked(
+            held={(user_id, generation) for user_id, generation, _s in held}
+        )
+        keys = {key for _u, _g, key in held if key}
+        sessions = sessions_existing(session_keys=keys) if keys else set()
         return [
-            generations.get(user_id) != generation or (key is not None and key not in sessions)
+            (user_id, generation) in revoked or (key is not None and key not in sessions)
             for user_id, generation, key in held
         ]
     finally:
@@ -304,6 +308,36 @@ class _Watch:
     def __init__(self) -> None:
         self.sockets: dict[GuardedSocket, None] = {}  # an ordered set
         self.task: asyncio.Task[None] | None = None
+        # The sockets about to act whose last check is too old, and what tells them the
+        # answer: checked together (:meth:`confirm`).
+        self.batch: tuple[list[GuardedSocket], asyncio.Future[None]] | None = None
+        self.confirming: asyncio.Task[None] | None = None
+
+    async def confirm(self, socket: GuardedSocket) -> None:
+        """Check ``socket``'s credential now, with every other socket of this event loop
+        that asks in the same turn of the loop: one query for all of them (under load
+        many sockets' checks run out at once, and each of their actions read the
+        database on its own before). The query starts after the socket asked, so it
+        sees every revocation committed before."""
+        if self.batch is None:
+            loop = asyncio.get_running_loop()
+            self.batch = ([], loop.create_future())
+            self.confirming = loop.create_task(self._confirm(self.batch))
+        sockets, answered = self.batch
+        sockets.append(socket)
+        await asyncio.shield(answered)
+
+    async def _confirm(self, batch: tuple[list[GuardedSocket], asyncio.Future[None]]) -> None:
+        await asyncio.sleep(0)  # the others asking in this turn of the loop join
+        if self.batch is batch:
+            self.batch = None  # who asks from now on waits for the next query
+        sockets, answered = batch
+        try:
+            await _check(sockets)
+        except Exception as exc:
+            answered.set_exception(exc)
+        else:
+            answered.set_result(None)
 
     def add(self, socket: GuardedSocket) -> None:
         self.sockets[socket] = None
@@ -443,7 +477,7 @@ class GuardedSocket(ReleasesChannel):
         if self.guard_held is None:
             return not self.guard_closed
         if time.monotonic() - self.guard_checked >= _credential_seconds():
-            await _check([self])
+            await _watch_here().confirm(self)
         return not self.guard_closed
 
     async def user_revoked(self, event: dict[str, Any]) -> None:
