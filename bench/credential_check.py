@@ -1,4 +1,4 @@
-"""What a server process's periodic credential check costs (core.ws_guard, issue 42).
+"""What a server process's periodic credential check costs (core.ws_guard).
 
 Every half of ``GAMES_WS_CREDENTIAL_SECONDS`` each server process checks the credentials
 of all its signed-in sockets in PostgreSQL. This times, in this one process, the check
