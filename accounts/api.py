@@ -45,6 +45,17 @@ class TimeZoneField(serializers.CharField):
     pass
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(NoticeKind.values)},
+        "example": [NoticeKind.TOURNAMENT_REMINDER.value],
+    }
+)
+class NoticeKindsField(serializers.ListField):
+    pass
+
+
 class MeSerializer(serializers.ModelSerializer[User]):
     country = CountryCodeField(
         allow_blank=True,
@@ -59,7 +70,7 @@ class MeSerializer(serializers.ModelSerializer[User]):
         help_text="An IANA time zone (Europe/Kyiv, America/Toronto, …) the site shows "
         "times in for you, or empty for the site's zone.",
     )
-    email_notices = serializers.ListField(
+    email_notices = NoticeKindsField(
         child=serializers.ChoiceField(choices=NoticeKind.choices),
         required=False,
         help_text="The kinds of notice mailed to your confirmed address (each off until "
