@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiResponse,
@@ -17,9 +18,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import limits
-from accounts.models import User
+from accounts import limits, selectors
+from accounts.models import NoticeKind, User
 from accounts.services import (
+    notices_choose,
     otp_check,
     otp_enabled,
     token_get_or_create,
@@ -43,6 +45,17 @@ class TimeZoneField(serializers.CharField):
     pass
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(NoticeKind.values)},
+        "example": [NoticeKind.TOURNAMENT_REMINDER.value],
+    }
+)
+class NoticeKindsField(serializers.ListField):
+    pass
+
+
 class MeSerializer(serializers.ModelSerializer[User]):
     country = CountryCodeField(
         allow_blank=True,
@@ -57,11 +70,30 @@ class MeSerializer(serializers.ModelSerializer[User]):
         help_text="An IANA time zone (Europe/Kyiv, America/Toronto, …) the site shows "
         "times in for you, or empty for the site's zone.",
     )
+    email_notices = NoticeKindsField(
+        child=serializers.ChoiceField(choices=NoticeKind.choices),
+        required=False,
+        help_text="The kinds of notice mailed to your confirmed address (each off until "
+        "named here); the list given replaces the one you had.",
+    )
 
     class Meta:
         model = User
-        fields = ("id", "username", "display_name", "country", "preferred_language", "time_zone")
+        fields = (
+            "id",
+            "username",
+            "display_name",
+            "country",
+            "preferred_language",
+            "time_zone",
+            "email_notices",
+        )
         read_only_fields = ("id", "username")
+
+    def to_representation(self, instance: User) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        data["email_notices"] = selectors.notices_chosen(user=instance)
+        return data
 
 
 NOT_SIGNED_IN = OpenApiResponse(ErrorSerializer, description="Not signed in and no valid token.")
@@ -100,13 +132,16 @@ class MeView(APIView):
         serializer.is_valid(raise_exception=True)
         data: dict[str, Any] = serializer.validated_data
         try:
-            user_profile_update(
-                user=User.objects.get(pk=user.pk),
-                display_name=data.get("display_name", user.display_name),
-                country=data.get("country", str(user.country or "")),
-                preferred_language=data.get("preferred_language", user.preferred_language),
-                time_zone=data.get("time_zone", user.time_zone),
-            )
+            with transaction.atomic():
+                user_profile_update(
+                    user=User.objects.get(pk=user.pk),
+                    display_name=data.get("display_name", user.display_name),
+                    country=data.get("country", str(user.country or "")),
+                    preferred_language=data.get("preferred_language", user.preferred_language),
+                    time_zone=data.get("time_zone", user.time_zone),
+                )
+                if "email_notices" in data:
+                    notices_choose(user=user, kinds=data["email_notices"])
         except DjangoValidationError as exc:
             raise ValidationError(exc.message_dict) from exc
         return Response(MeSerializer(User.objects.get(pk=user.pk)).data)

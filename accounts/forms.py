@@ -6,7 +6,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts import limits
-from accounts.models import User
+from accounts.models import NoticeKind, User
 from accounts.timezones import zone_choices
 
 
@@ -67,3 +67,12 @@ class SignInForm(AuthenticationForm):
 
 class EmailForm(forms.Form):
     email = forms.EmailField(label=_("New address"), max_length=254)
+
+
+class NoticesForm(forms.Form):
+    notices = forms.MultipleChoiceField(
+        label=_("Mail me"),
+        choices=NoticeKind.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )

@@ -50,16 +50,45 @@ def address_clean(value: str) -> str:
     return value
 
 
-def mail_queue(*, kind: str, to: str, user: User | None, context: dict[str, Any]) -> Mail:
-    """Write a mail into the outbox in ``user``'s language and send it after the commit."""
+def one_line(value: str, limit: int = 200) -> str:
+    """A header's text on one line: a line break in a name (a tournament's, a player's)
+    can add no header of its own."""
+    return " ".join(value.split())[:limit]
+
+
+def mail_language(user: User | None) -> str:
+    return (user.preferred_language if user else "") or settings.LANGUAGE_CODE
+
+
+def mail_queue(
+    *,
+    kind: str,
+    to: str,
+    user: User | None,
+    context: dict[str, Any],
+    subject: str | None = None,
+    template: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Mail:
+    """Write a mail into the outbox in ``user``'s language and send it after the commit:
+    ``templates/accounts/mail/<template or kind>.txt|.html``, the subject of its kind
+    unless ``subject`` is given (already in the recipient's language)."""
     to = address_clean(to)
-    language = (user.preferred_language if user else "") or settings.LANGUAGE_CODE
-    with translation.override(language):
+    template = template or kind
+    with translation.override(mail_language(user)):
         values = {"user": user, "site_name": _("Thousand"), **context}
-        subject = str(SUBJECTS[kind])
-        text = render_to_string(f"accounts/mail/{kind}.txt", values)
-        html = render_to_string(f"accounts/mail/{kind}.html", values)
-    mail = Mail.objects.create(user=user, kind=kind, to=to, subject=subject, text=text, html=html)
+        subject = one_line(subject if subject is not None else str(SUBJECTS[kind]))
+        text = render_to_string(f"accounts/mail/{template}.txt", values)
+        html = render_to_string(f"accounts/mail/{template}.html", values)
+    mail = Mail.objects.create(
+        user=user,
+        kind=kind,
+        to=to,
+        subject=subject,
+        text=text,
+        html=html,
+        headers={name: one_line(value, 2000) for name, value in (headers or {}).items()},
+    )
 
     def send() -> None:
         # By name: the task module imports this one (accounts.apps registers it).
@@ -77,7 +106,9 @@ def mail_deliver(*, mail_id: int) -> bool:
         mail = Mail.objects.select_for_update().filter(pk=mail_id).first()
         if mail is None or mail.status != Mail.Status.PENDING:
             return mail is not None and mail.status == Mail.Status.SENT
-        message = EmailMultiAlternatives(mail.subject, mail.text, to=[mail.to])
+        message = EmailMultiAlternatives(
+            mail.subject, mail.text, to=[mail.to], headers=mail.headers or None
+        )
         if mail.html:
             message.attach_alternative(mail.html, "text/html")
         mail.attempts += 1

@@ -205,6 +205,8 @@ class Mail(models.Model):
     subject = models.CharField(_("subject"), max_length=200)
     text = models.TextField(_("text"))
     html = models.TextField(_("HTML"), blank=True)
+    # Extra headers (a notice's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058).
+    headers = models.JSONField(_("headers"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
@@ -242,3 +244,40 @@ class SignIn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.user_agent[:40]}"
+
+
+class NoticeKind(models.TextChoices):
+    """What a player may choose to be told of by mail (accounts.services.notice_queue):
+    each kind is off until he turns it on, and each mail of a kind can turn it off."""
+
+    TOURNAMENT_REMINDER = (
+        "tournament_reminder",
+        _("Tournaments you entered: check-in, reminders before the start, the organiser's news"),
+    )
+    TOURNAMENT_START = (
+        "tournament_start",
+        _("Your tournament table is ready: the start, each round"),
+    )
+    CHALLENGE = "challenge", _("A challenge while you are not on the site")
+    RESULT_AMENDED = "result_amended", _("A result of yours amended, a disqualification")
+    CLUB_MESSAGE = "club_message", _("A message from your club")
+
+
+class NoticeChoice(models.Model):
+    """A kind of notice the player asked to get by mail (no row: not sent)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_choices"
+    )
+    kind = models.CharField(_("kind"), max_length=40, choices=NoticeKind.choices)
+    created_at = models.DateTimeField(_("chosen at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("e-mail notice chosen")
+        verbose_name_plural = _("e-mail notices chosen")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="accounts_notice_choice_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.kind}"

@@ -1,8 +1,8 @@
-"""Reads on accounts: where an account is signed in."""
+"""Reads on accounts: where an account is signed in, the notices it gets by mail."""
 
 from __future__ import annotations
 
-from accounts.models import SignIn, User
+from accounts.models import NoticeChoice, NoticeKind, SignIn, User
 
 
 def signins_of(*, user: User) -> list[SignIn]:
@@ -30,3 +30,9 @@ def device_label(user_agent: str) -> str:
     browser = next((name for mark, name in browsers if mark in user_agent), "")
     system = next((name for mark, name in systems if mark in user_agent), "")
     return ", ".join(part for part in (browser, system) if part) or user_agent[:60]
+
+
+def notices_chosen(*, user: User) -> list[str]:
+    """The kinds of notice the account gets by mail, in the order of NoticeKind."""
+    chosen = set(NoticeChoice.objects.filter(user=user).values_list("kind", flat=True))
+    return [k for k in NoticeKind.values if k in chosen]

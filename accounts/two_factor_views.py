@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import django_otp
+import segno
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -18,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -114,6 +116,21 @@ def _key_for_apps(device: Any) -> str:
     return base64.b32encode(device.bin_key).decode()
 
 
+def _setup(device: Any) -> dict[str, Any]:
+    """What the set-up page shows of a new key: the key in letters, its ``otpauth://``
+    address, and that address as a QR code (inline SVG, made here: nothing leaves the
+    server)."""
+    url = device.config_url
+    qr = segno.make(url, error="m").svg_inline(
+        scale=4, border=2, omitsize=True, svgclass="otp-qr", title=str(_("QR code of the key"))
+    )
+    return {"device": device, "key": _key_for_apps(device), "url": url, "qr": _svg(qr)}
+
+
+def _svg(markup: str) -> SafeString:
+    return mark_safe(markup)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def two_factor(request: HttpRequest) -> HttpResponse:
@@ -125,8 +142,7 @@ def two_factor(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"enabled": otp_enabled(user=user), "form": form}
     try:
         if action == "begin":
-            device = totp_begin(user=user)
-            context.update(device=device, key=_key_for_apps(device), url=device.config_url)
+            context.update(_setup(totp_begin(user=user)))
         elif action == "confirm" and form.is_valid():
             device_id = int(request.POST.get("device") or 0)
             device, codes = totp_confirm(
@@ -148,6 +164,6 @@ def two_factor(request: HttpRequest) -> HttpResponse:
 
             device = TOTPDevice.objects.filter(user=user, confirmed=False).first()
             if device is not None:
-                context.update(device=device, key=_key_for_apps(device), url=device.config_url)
+                context.update(_setup(device))
     status = 400 if form.errors else 200
     return render(request, "accounts/two_factor.html", context, status=status)

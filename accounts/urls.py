@@ -1,6 +1,13 @@
 from django.urls import path
 
-from accounts import account_views, email_views, reset_views, two_factor_views, views
+from accounts import (
+    account_views,
+    email_views,
+    notice_views,
+    reset_views,
+    two_factor_views,
+    views,
+)
 
 app_name = "accounts"
 
@@ -24,4 +31,6 @@ urlpatterns = [
     path("close/", account_views.close, name="close"),
     path("email/", email_views.email_change, name="email"),
     path("email/confirm/<str:token>/", email_views.email_confirm_view, name="email_confirm"),
+    path("notices/", notice_views.notices, name="notices"),
+    path("notices/off/<str:token>/", notice_views.unsubscribe, name="notice_unsubscribe"),
 ]

@@ -433,12 +433,6 @@ SOCIAL_CHALLENGE_SECONDS = 180  # a challenge not answered by then expires
 # Challenges one person may have waiting for answers at once (one at a time per pair).
 SOCIAL_CHALLENGES_PER_USER = env.int("SOCIAL_CHALLENGES_PER_USER", default=3)
 SOCIAL_REMINDER_MINUTES = 10  # entrants are reminded this long before a tournament starts
-# ------------------------------------------------------------------ tournaments
-# Notifications (an announcement, check-in open, a table ready) go to each player's
-# notification area on the site; with this on, by email too (Django's email backend:
-# the console in DEBUG, SMTP settings otherwise).
-TOURNAMENTS_EMAIL = env.bool("TOURNAMENTS_EMAIL", default=False)
-
 # ------------------------------------------------------------------ e-mail
 # Where mail goes (accounts/mail.py): EMAIL_URL, `smtp://user:password@host:587`
 # (`smtp+tls://`, `smtp+ssl://`), `console://` (the default: `make run` needs nothing),
@@ -459,6 +453,9 @@ if _scheme == "file":
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Thousand <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 EMAIL_TIMEOUT = 20
+# The site's public address, for the links in mail sent outside a request (a notice's
+# link and its unsubscribe link): e.g. https://thousand.example
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # Attempts at one mail before it is marked failed (the outbox in the admin).
 ACCOUNTS_MAIL_ATTEMPTS = env.int("ACCOUNTS_MAIL_ATTEMPTS", default=5)
 # How long a link in a mail holds: an address's confirmation, a password reset.
@@ -468,7 +465,8 @@ PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=2 * 3600)
 ACCOUNTS_RESETS_PER_HOUR = env.int("ACCOUNTS_RESETS_PER_HOUR", default=3)
 # A closed account is erased this long after it was closed (until then it can come back).
 ACCOUNTS_CLOSE_GRACE_SECONDS = env.int("ACCOUNTS_CLOSE_GRACE_SECONDS", default=14 * 24 * 3600)
-# Staff need a second factor (TOTP or a recovery code) to use the admin.
+# Whoever uses the admin (staff, a club's organisers) needs a confirmed address and a second
+# factor (TOTP or a recovery code).
 ACCOUNTS_ADMIN_OTP = env.bool("ACCOUNTS_ADMIN_OTP", default=True)
 OTP_TOTP_ISSUER = "Thousand"
 

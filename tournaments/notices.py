@@ -1,30 +1,26 @@
 """Writes of the organiser's messages and the players' notification area: an
 announcement to every entrant, "check-in is open", "your table is ready". Each lands
 in the player's notification area (the site header: an unread count, refreshed live when
-his own socket, ``ws/notifications/``, says it changed); with ``TOURNAMENTS_EMAIL`` on, an email too
-(Django's email backend; off by default).
+his own socket, ``ws/notifications/``, says it changed); mailed too to a player who chose
+that kind of notice (``MAIL_KINDS``, ``accounts.services.notice_queue``).
 
 Services (keyword-only, atomic); the reads are in ``tournaments.selectors``.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import override
 
+from accounts.models import NoticeKind
+from accounts.services import notice_queue
 from accounts.types import User
 from tournaments import errors
 from tournaments.models import Announcement, Notification, Registration, Tournament
-
-log = logging.getLogger(__name__)
 
 ANNOUNCEMENT_MAX = 500
 
@@ -65,39 +61,47 @@ def notifications_create(
 
         told = [r.user_id for r in rows]
         transaction.on_commit(lambda: realtime.notifications_changed(told))
-    if rows and getattr(settings, "TOURNAMENTS_EMAIL", False):
+    if rows and kind in MAIL_KINDS:
         ids = [r.user_id for r in rows]
-        extra = params or {}
-        transaction.on_commit(lambda: _email(tournament.pk, ids, kind, text, url, extra))
+        _mail(tournament, ids, kind, text, url, params or {})
     return len(rows)
 
 
-def _email(
-    tournament_id: int,
+# What each notice is mailed as: the kinds a player opts in to (accounts.models.NoticeKind).
+MAIL_KINDS: dict[str, str] = {
+    Notification.Kind.CHECK_IN: NoticeKind.TOURNAMENT_REMINDER,
+    Notification.Kind.CHECK_IN_SOON: NoticeKind.TOURNAMENT_REMINDER,
+    Notification.Kind.STARTS_SOON: NoticeKind.TOURNAMENT_REMINDER,
+    Notification.Kind.ANNOUNCEMENT: NoticeKind.TOURNAMENT_REMINDER,
+    Notification.Kind.CANCELLED: NoticeKind.TOURNAMENT_REMINDER,
+    Notification.Kind.TABLE_READY: NoticeKind.TOURNAMENT_START,
+    Notification.Kind.AMENDED: NoticeKind.RESULT_AMENDED,
+    Notification.Kind.DISQUALIFIED: NoticeKind.RESULT_AMENDED,
+}
+
+
+def _mail(
+    tournament: Tournament,
     user_ids: list[int],
     kind: str,
     text: str,
     url: str,
     params: dict[str, Any],
 ) -> None:
-    from django.contrib.auth import get_user_model
-
+    """The notice by mail to each player who chose its kind (accounts decides who; the
+    words are put together in each one's language; sent after the commit)."""
     from tournaments.selectors import notification_text
 
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        return
-    users = get_user_model().objects.filter(pk__in=user_ids).exclude(email="")
     note = Notification(tournament=tournament, kind=kind, text=text, params=params, url=url)
-    messages = []
-    for u in users:
-        with override(u.preferred_language or settings.LANGUAGE_CODE):
-            body = notification_text(note) + (f"\n\n{url}" if url else "")
-        messages.append((tournament.name, body, None, [u.email]))
-    try:
-        send_mass_mail(messages, fail_silently=False)
-    except Exception:  # an email must never break the tournament
-        log.exception("could not email %s players of tournament %s", len(messages), tournament_id)
+    chosen = User.objects.filter(pk__in=user_ids, notice_choices__kind=MAIL_KINDS[kind])
+    for user in chosen.exclude(email=""):
+        notice_queue(
+            user=user,
+            kind=MAIL_KINDS[kind],
+            subject=tournament.name,
+            body=lambda: notification_text(note),
+            link=url,
+        )
 
 
 @transaction.atomic

@@ -294,6 +294,15 @@ from accounts.services.closing import (  # noqa: E402
 from accounts.services.closing import (  # noqa: E402
     accounts_closed_erase as accounts_closed_erase,
 )
+from accounts.services.notices import (  # noqa: E402
+    notice_queue as notice_queue,
+)
+from accounts.services.notices import (  # noqa: E402
+    notice_unsubscribe as notice_unsubscribe,
+)
+from accounts.services.notices import (  # noqa: E402
+    notices_choose as notices_choose,
+)
 from accounts.services.two_factor import (  # noqa: E402
     otp_check as otp_check,
 )

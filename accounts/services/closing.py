@@ -15,7 +15,7 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.authtoken.models import Token
 
-from accounts.models import Mail, SignIn, User
+from accounts.models import Mail, NoticeChoice, SignIn, User
 from accounts.signals import account_data, account_erasing
 
 ERASED_PREFIX = "closed-"
@@ -46,6 +46,7 @@ def account_data_export(*, user: User) -> dict[str, Any]:
             }
             for s in SignIn.objects.filter(user=user)
         ],
+        "email_notices": [c.kind for c in NoticeChoice.objects.filter(user=user).order_by("kind")],
         "mail": [
             {"kind": m.kind, "to": m.to, "subject": m.subject, "created": m.created_at.isoformat()}
             for m in Mail.objects.filter(user=user)
@@ -103,6 +104,7 @@ def account_erase(*, user: User) -> User:
     TOTPDevice.objects.filter(user=user).delete()
     StaticDevice.objects.filter(user=user).delete()
     Mail.objects.filter(user=user).delete()
+    NoticeChoice.objects.filter(user=user).delete()
     user.username, user.display_name = label, ""
     user.first_name = user.last_name = user.email = user.email_pending = ""
     user.country, user.time_zone, user.preferred_language = "", "", ""

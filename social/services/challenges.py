@@ -24,11 +24,13 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.models import User
+from accounts.models import NoticeKind, User
+from accounts.services import notice_queue
 from core.errors import ServiceError
 from games import errors as table_errors
 from games import services as table_services
@@ -36,7 +38,7 @@ from games.bots import LEVELS
 from games.engine.options import Options
 from games.services import limits as bot_limits
 from games.table_rules import MOVE_SECONDS_RANGE, table_options, target_refusal
-from social import errors, realtime
+from social import errors, presence, realtime
 from social.models import Challenge, ChallengeInvite, Follow, SocialSettings
 from social.selectors import challenge_payload
 from social.services.relations import blocked_between, pairs_lock
@@ -130,7 +132,31 @@ def challenge_create(
         ChallengeInvite(challenge=challenge, user=u) for u in people
     )
     _tell(challenge)
+    _mail_the_away(challenge, people)
     return challenge
+
+
+def _mail_the_away(challenge: Challenge, people: list[User]) -> None:
+    """An invited person with no socket open (social.presence) is mailed the challenge,
+    if he chose that notice (accounts decides); one on the site sees it live."""
+    online = presence.online_ids(u.pk for u in people)
+    name = challenge.challenger.get_display_name()
+    minutes = max(1, settings.SOCIAL_CHALLENGE_SECONDS // 60)
+    for person in people:
+        if person.pk not in online:
+            notice_queue(
+                user=person,
+                kind=NoticeKind.CHALLENGE,
+                subject=lambda: _("%(name)s challenges you to a game") % {"name": name},
+                body=lambda: (
+                    _(
+                        "%(name)s challenges you to a game of Thousand. The challenge waits "
+                        "%(minutes)s minutes: sign in to the site to accept or decline it."
+                    )
+                    % {"name": name, "minutes": minutes}
+                ),
+                link=reverse("social:friends"),
+            )
 
 
 def _pending() -> QuerySet[Challenge]:

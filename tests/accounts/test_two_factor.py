@@ -1,3 +1,4 @@
+import html
 import time
 
 import pytest
@@ -117,6 +118,19 @@ def test_the_next_address_on_the_site_is_followed_after_the_code(client):
     assert response.url == "/accounts/profile/"
 
 
+def test_setting_up_shows_the_key_as_a_qr_code_drawn_on_the_server(client):
+    user = UserFactory()
+    client.force_login(user)
+
+    page = client.post(reverse("accounts:two_factor"), {"action": "begin"}).content.decode()
+
+    device = TOTPDevice.objects.get(user=user)
+    svg = page.split('class="otp-qr"', 1)[1].split("</svg>", 1)[0]
+    assert "<path" in svg and "QR code of the key" in svg
+    assert html.escape(device.config_url) in page  # the same key, as a link and in letters
+    assert "http" not in svg.replace("http://www.w3.org/2000/svg", "")  # nothing fetched
+
+
 def test_setting_up_needs_a_right_code_from_the_new_key(client):
     user = UserFactory()
     client.force_login(user)
@@ -188,7 +202,9 @@ def test_the_admin_sign_in_refuses_staff_without_a_code(client):
 
 @pytest.mark.usefixtures("admin_otp")
 def test_the_admin_sign_in_with_a_code_opens_the_admin(client):
-    staff, device, _codes = with_two_factor(is_staff=True, is_superuser=True)
+    staff, device, _codes = with_two_factor(
+        is_staff=True, is_superuser=True, email="staff@example.com"
+    )
 
     _admin_sign_in(client, staff, code(device, 1))
 
@@ -197,7 +213,9 @@ def test_the_admin_sign_in_with_a_code_opens_the_admin(client):
 
 @pytest.mark.usefixtures("admin_otp")
 def test_staff_signed_in_on_the_site_with_a_code_can_use_the_admin(client):
-    staff, device, _codes = with_two_factor(is_staff=True, is_superuser=True)
+    staff, device, _codes = with_two_factor(
+        is_staff=True, is_superuser=True, email="staff@example.com"
+    )
     _password(client, staff)
     _code(client, code(device, 1))
 

@@ -14,6 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import NoticeKind
+from accounts.services import notices_choose
 from tests.factories import UserFactory
 from tests.games.helpers import committed
 from tests.tournaments.helpers import (
@@ -290,27 +292,54 @@ def test_the_admin_warns_of_an_overlap_when_entering_a_walk_in(organiser: Client
     assert "overlapping times" in followed
 
 
-def test_with_email_on_an_announcement_is_emailed_to_each_entrant(settings, mailoutbox) -> None:
-    settings.TOURNAMENTS_EMAIL = True
+def _confirmed(user: Any, email: str, *kinds: str) -> None:
+    """A confirmed address (as the mailed link leaves it) and the notices chosen."""
+    user.email = email
+    user.save(update_fields=["email"])
+    notices_choose(user=user, kinds=kinds)
+
+
+def test_an_announcement_is_mailed_to_each_entrant_who_chose_tournament_notices(
+    mailoutbox,
+) -> None:
     t = TournamentFactory(name="Mail cup")
-    users = entered(t, 2)
-    for i, user in enumerate(users):
-        user.email = f"p{i}@example.com"
-        user.save(update_fields=["email"])
+    users = entered(t, 3)
+    _confirmed(users[0], "p0@example.com", NoticeKind.TOURNAMENT_REMINDER)
+    _confirmed(users[1], "p1@example.com", NoticeKind.TOURNAMENT_REMINDER)
+    _confirmed(users[2], "p2@example.com", NoticeKind.CHALLENGE)
     with committed():
         notices.announcement_create(tournament=t, text="Doors open at six")
     assert sorted(m.to[0] for m in mailoutbox) == ["p0@example.com", "p1@example.com"]
     assert "Doors open at six" in mailoutbox[0].body
+    assert mailoutbox[0].subject == "Mail cup"
+    assert mailoutbox[0].extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
-def test_email_is_off_by_default(mailoutbox) -> None:
+def test_no_notice_is_mailed_to_an_entrant_who_chose_none(mailoutbox) -> None:
     t = TournamentFactory()
     [user] = entered(t, 1)
-    user.email = "p@example.com"
-    user.save(update_fields=["email"])
+    _confirmed(user, "p@example.com")
     with committed():
         notices.announcement_create(tournament=t, text="Hello")
     assert mailoutbox == []
+
+
+def test_an_amended_result_is_mailed_to_the_players_who_chose_it(mailoutbox) -> None:
+    t, users = running(3, rounds=1)
+    play_round(t)
+    settle(t, 30)
+    assignment = AssignmentSeat.objects.filter(assignment__round__tournament=t).first().assignment
+    played = [s.place for s in assignment.seats.order_by("number")]
+    for i, user in enumerate(users):
+        _confirmed(user, f"a{i}@example.com", NoticeKind.RESULT_AMENDED)
+    with committed():
+        services.assignment_amend(assignment=assignment, places=played[::-1], reason="Wrong sheet")
+    assert sorted(m.to[0] for m in mailoutbox) == [
+        "a0@example.com",
+        "a1@example.com",
+        "a2@example.com",
+    ]
+    assert all("Wrong sheet" in m.body for m in mailoutbox)
 
 
 def test_the_schedule_shows_its_times_with_the_sites_time_zone(client: Client) -> None:
