@@ -154,7 +154,7 @@ class FlagAdmin(admin.ModelAdmin[Flag]):
                     _("mean loss a decision"),
                     p["mean_loss"],
                     _("other analysed players who lose less"),
-                    p["others_better"],
+                    _shown(p["others_better"]),
                 )
                 for name, p in sorted(data.get("players", {}).items())
             ),
@@ -183,7 +183,7 @@ class FlagAdmin(admin.ModelAdmin[Flag]):
             _("By match (decisions / agreement / mean loss):"),
             matches,
             _("Other analysed seats: %(seats)s, their median mean loss %(median)s.")
-            % {"seats": honest.get("seats"), "median": honest.get("median_mean_loss")},
+            % {"seats": honest.get("seats"), "median": _shown(honest.get("median_mean_loss"))},
         )
 
     @admin.display(description=_("entries closed"))
@@ -264,6 +264,11 @@ class FlagAdmin(admin.ModelAdmin[Flag]):
             else:
                 done += 1
         self.message_user(request, ngettext("%d flag reopened.", "%d flags reopened.", done) % done)
+
+
+def _shown(value: Any) -> Any:
+    """A figure of the analysis, or a dash where there is none (nobody to compare with)."""
+    return "—" if value is None else value
 
 
 def _decision_row(d: dict[str, Any]) -> tuple[Any, ...]:
