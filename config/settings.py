@@ -519,9 +519,14 @@ ANALYSIS_PER_DAY = env.int("ANALYSIS_PER_DAY", default=5)
 # matches a player or a pair must have played before any flag.
 FAIRPLAY_PAIR_THRESHOLD = env.float("FAIRPLAY_PAIR_THRESHOLD", default=3.0)
 FAIRPLAY_ENGINE_THRESHOLD = env.float("FAIRPLAY_ENGINE_THRESHOLD", default=3.0)
+FAIRPLAY_CLOCK_THRESHOLD = env.float("FAIRPLAY_CLOCK_THRESHOLD", default=3.0)
 FAIRPLAY_MIN_MATCHES = env.int("FAIRPLAY_MIN_MATCHES", default=10)
 # Decisions of each person a match that the screening asks the master search about.
 FAIRPLAY_SCREEN_DECISIONS = env.int("FAIRPLAY_SCREEN_DECISIONS", default=32)
+# The full analysis of a flagged player's (pair's) matches: how many of his latest, at
+# how many worlds a decision (the analysis app's master valuation, on its queue).
+FAIRPLAY_ANALYSIS_MATCHES = env.int("FAIRPLAY_ANALYSIS_MATCHES", default=5)
+FAIRPLAY_ANALYSIS_SAMPLES = env.int("FAIRPLAY_ANALYSIS_SAMPLES", default=40)
 ANALYSIS_RETRIES = 2
 # A running analysis with no decision finished for this long has likely lost its worker
 # (Redis hands the task back after the visibility timeout): the page says so.

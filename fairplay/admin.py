@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from accounts.types import signed_in
 from fairplay.errors import FairPlayError
 from fairplay.models import Flag, Voiding
-from fairplay.services import flag_review
+from fairplay.services import flag_review, flag_unmark
 from fairplay.voiding import flag_void, voiding_undo
 
 PERMISSION = "fairplay.review_flag"
@@ -66,11 +66,24 @@ class FlagAdmin(admin.ModelAdmin[Flag]):
     )
     list_filter = ("status", "kind")
     search_fields = ("user__username", "partner__username")
-    actions = ("dismiss", "warn", "mark_cheating")
+    actions = ("dismiss", "warn", "mark_cheating", "unmark")
     readonly_fields = (
-        "kind", "user", "partner", "status", "score", "threshold", "matches", "created_at",
-        "updated_at", "reviewed_by", "reviewed_at", "note", "evidence_view",
-    )  # fmt: skip
+        "kind",
+        "user",
+        "partner",
+        "status",
+        "score",
+        "threshold",
+        "matches",
+        "created_at",
+        "updated_at",
+        "reviewed_by",
+        "reviewed_at",
+        "note",
+        "evidence_view",
+        "analysis_view",
+        "closures_view",
+    )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Flag]:
         return super().get_queryset(request).select_related("user", "partner", "reviewed_by")
@@ -117,6 +130,86 @@ class FlagAdmin(admin.ModelAdmin[Flag]):
             decisions,
         )
 
+    @admin.display(description=_("full analysis"))
+    def analysis_view(self, obj: Flag) -> SafeString:
+        data = obj.analysis or {}
+        status = data.get("status")
+        if status != "done":
+            labels = {
+                "queued": _("Queued on the analysis workers."),
+                "running": _("Running."),
+                "failed": _("Failed: %(error)s") % {"error": data.get("error", "")},
+            }
+            return format_html("<p>{}</p>", labels.get(status or "", _("Not asked for.")))
+        players = format_html_join(
+            "",
+            "<li>{}: {} {}, {} {}, {} {}, {} {}</li>",
+            (
+                (
+                    name,
+                    p["decisions"],
+                    _("decisions"),
+                    _("agreement with master"),
+                    p["agreement"],
+                    _("mean loss a decision"),
+                    p["mean_loss"],
+                    _("other analysed players who lose less"),
+                    _shown(p["others_better"]),
+                )
+                for name, p in sorted(data.get("players", {}).items())
+            ),
+        )
+        matches = format_html_join(
+            "",
+            '<li><a href="{}">{}</a> {}: {} / {} / {}</li>',
+            (
+                (
+                    reverse("games:replay", args=[m["table"]]),
+                    m["table"],
+                    m["player"],
+                    m["decisions"],
+                    m["agreement"],
+                    m["mean_loss"],
+                )
+                for m in data.get("matches", [])
+            ),
+        )
+        honest = data.get("honest", {})
+        return format_html(
+            "<p>{}</p><ul>{}</ul><p>{}</p><ul>{}</ul><p>{}</p>",
+            _("Every decision valued by the master search from the seat's own view (%(n)s worlds):")
+            % {"n": data.get("samples")},
+            players,
+            _("By match (decisions / agreement / mean loss):"),
+            matches,
+            _("Other analysed seats: %(seats)s, their median mean loss %(median)s.")
+            % {"seats": honest.get("seats"), "median": _shown(honest.get("median_mean_loss"))},
+        )
+
+    @admin.display(description=_("entries closed"))
+    def closures_view(self, obj: Flag) -> SafeString:
+        rows = obj.closures.select_related("registration__tournament", "registration__user")
+        if not rows:
+            return format_html("<p>{}</p>", _("None."))
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} — {} ({}) {}</li>",
+                (
+                    (
+                        c.registration.tournament,
+                        c.registration.user,
+                        _("reinstated")
+                        if c.undone_at and not c.kept
+                        else (c.kept if c.undone_at else _("disqualified")),
+                        _("tables resigned: %(t)s") % {"t": c.tables} if c.tables else "",
+                    )
+                    for c in rows
+                ),
+            ),
+        )
+
     def save_model(self, request: HttpRequest, obj: Flag, form: Any, change: bool) -> None:
         data = form.cleaned_data
         if data.get("verdict"):
@@ -156,6 +249,26 @@ class FlagAdmin(admin.ModelAdmin[Flag]):
     @admin.action(description=_("Mark the selected flags as cheating"), permissions=["change"])
     def mark_cheating(self, request: HttpRequest, queryset: QuerySet[Flag]) -> None:
         self._review(request, list(queryset.values_list("pk", flat=True)), Flag.Status.CHEATING)
+
+    @admin.action(
+        description=_("Withdraw the cheating verdict (undo the voiding, reinstate entries)"),
+        permissions=["change"],
+    )
+    def unmark(self, request: HttpRequest, queryset: QuerySet[Flag]) -> None:
+        done = 0
+        for flag_id in queryset.values_list("pk", flat=True):
+            try:
+                flag_unmark(flag_id=flag_id, user=signed_in(request.user))
+            except FairPlayError as exc:
+                self.message_user(request, str(exc), messages.WARNING)
+            else:
+                done += 1
+        self.message_user(request, ngettext("%d flag reopened.", "%d flags reopened.", done) % done)
+
+
+def _shown(value: Any) -> Any:
+    """A figure of the analysis, or a dash where there is none (nobody to compare with)."""
+    return "—" if value is None else value
 
 
 def _decision_row(d: dict[str, Any]) -> tuple[Any, ...]:

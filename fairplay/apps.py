@@ -8,6 +8,8 @@ class FairplayConfig(AppConfig):
     verbose_name = _("Fair play")
 
     def ready(self) -> None:
+        # The tasks are registered here: the full analysis is queued by name.
+        from fairplay import tasks  # noqa: F401
         from fairplay.receivers import on_match_finished
         from games.signals import match_finished
 

@@ -40,6 +40,14 @@ class PlayerSignal(models.Model):
     matches = models.PositiveIntegerField(_("matches"), default=0)
     checked = models.PositiveIntegerField(_("decisions checked"), default=0)
     agreed = models.PositiveIntegerField(_("decisions agreeing with master"), default=0)
+    # The clock (``scoring.clock_counts``): decisions timed, and of them those taken
+    # within a narrow band of his usual time; seconds spent on hard and on easy ones.
+    timed = models.PositiveIntegerField(_("decisions timed"), default=0)
+    steady = models.PositiveIntegerField(_("decisions in his usual time"), default=0)
+    hard = models.PositiveIntegerField(_("hard decisions timed"), default=0)
+    hard_seconds = models.FloatField(_("seconds on hard decisions"), default=0.0)
+    easy = models.PositiveIntegerField(_("easy decisions timed"), default=0)
+    easy_seconds = models.FloatField(_("seconds on easy decisions"), default=0.0)
 
     class Meta:
         verbose_name = _("player signal")
@@ -83,6 +91,7 @@ class Flag(models.Model):
     class Kind(models.TextChoices):
         PAIR = "pair", _("collusion (a pair)")
         ENGINE = "engine", _("engine help")
+        CLOCK = "clock", _("no clock pressure")
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
@@ -124,6 +133,10 @@ class Flag(models.Model):
     )
     reviewed_at = models.DateTimeField(_("reviewed"), null=True, blank=True)
     note = models.TextField(_("moderator's note"), blank=True)
+    # The full analysis of the flagged player's (pair's) matches, queued when the flag
+    # is raised (``fairplay.analysis``): kept apart from the screening's evidence, which
+    # each new match rewrites.
+    analysis = models.JSONField(_("full analysis"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("fair-play flag")
@@ -168,3 +181,34 @@ class Voiding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.flag_id} from {self.since:%Y-%m-%d}"
+
+
+class EntryClosure(models.Model):
+    """An entry of a player marked as cheating closed in an event not over: he was
+    disqualified there (``tournaments.services.registration_disqualify``). Unmarking the
+    flag reinstates the entry where the event still allows it; a resignation at a table
+    that was in play stays."""
+
+    flag = models.ForeignKey(Flag, on_delete=models.CASCADE, related_name="closures")
+    registration = models.ForeignKey(
+        "tournaments.Registration", on_delete=models.CASCADE, related_name="+"
+    )
+    status_before = models.CharField(_("entry before"), max_length=12)
+    tables = models.JSONField(_("tables resigned"), default=list)
+    at = models.DateTimeField(_("closed"), auto_now_add=True)
+    undone_at = models.DateTimeField(_("reinstated"), null=True, blank=True)
+    kept = models.CharField(_("not reinstated, because"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("closed entry")
+        verbose_name_plural = _("closed entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["flag", "registration"],
+                condition=Q(undone_at__isnull=True),
+                name="fairplay_entry_closed_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flag_id}: {self.registration_id}"

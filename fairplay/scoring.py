@@ -6,6 +6,8 @@ and pairs flagged."""
 from __future__ import annotations
 
 import math
+import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .screen import PairCounts, Screening
@@ -109,6 +111,61 @@ def engine_z(checked: int, agreed: int, expected: float) -> float:
     return (agreed - checked * p) / math.sqrt(checked * p * (1 - p))
 
 
+# The clock. A decision is "steady" when it took within this share of the player's
+# median think time in the match (a person's times spread widely: quick on the obvious,
+# slow on the hard; a player who waits for a program takes near the same time at every
+# decision). Hard decisions: at least this many legal choices.
+STEADY_BAND = 0.25
+HARD_CHOICES = 4
+# Fewer timed decisions of a seat in a match than this say nothing of his spread.
+MIN_TIMED = 6
+
+
+@dataclass(slots=True)
+class ClockCounts:
+    """One seat's timed decisions in one match (those with a choice, made by the person)."""
+
+    timed: int = 0
+    steady: int = 0  # within :data:`STEADY_BAND` of his median think time
+    hard: int = 0
+    hard_seconds: float = 0.0
+    easy: int = 0
+    easy_seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "timed": self.timed, "steady": self.steady, "hard": self.hard,
+            "hard_seconds": round(self.hard_seconds, 2), "easy": self.easy,
+            "easy_seconds": round(self.easy_seconds, 2),
+        }  # fmt: skip
+
+
+def clock_counts(moves: Sequence[tuple[float, int]]) -> ClockCounts:
+    """The clock's counts of one seat's decisions in one match: ``moves`` are (think
+    seconds, legal choices) of each decision he made with a choice. Fewer than
+    :data:`MIN_TIMED` count nothing."""
+    times = [max(t, 0.0) for t, _ in moves]
+    if len(times) < MIN_TIMED:
+        return ClockCounts()
+    median = statistics.median(times)
+    low, high = median * (1 - STEADY_BAND), median * (1 + STEADY_BAND)
+    out = ClockCounts(timed=len(times), steady=sum(low <= t <= high for t in times))
+    for t, choices in moves:
+        if choices >= HARD_CHOICES:
+            out.hard += 1
+            out.hard_seconds += max(t, 0.0)
+        else:
+            out.easy += 1
+            out.easy_seconds += max(t, 0.0)
+    return out
+
+
+def clock_z(timed: int, steady: int, expected: float) -> float:
+    """How far the share of a player's decisions taken in his usual time exceeds the
+    share of other players (``expected``), a binomial z."""
+    return engine_z(timed, steady, expected)
+
+
 def threshold_at(honest: list[float], share: float) -> float:
     """The lowest score that flags at most ``share`` of ``honest`` scores."""
     if not honest:
@@ -120,7 +177,10 @@ def threshold_at(honest: list[float], share: float) -> float:
 
 
 __all__ = [
+    "ClockCounts",
     "Directed",
+    "clock_counts",
+    "clock_z",
     "directed",
     "engine_z",
     "feeding_z",

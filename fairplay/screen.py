@@ -76,6 +76,9 @@ class SeatCounts:
 class Screening:
     players: int
     seats: dict[int, SeatCounts]
+    # Every action of the record in order: (seat, legal choices it had). The clock's
+    # difficulty of each decision (``scoring.clock_counts``); not stored.
+    choices: list[tuple[int, int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -165,6 +168,7 @@ def screen(
             if seat is None or not isinstance(item, dict) or item.get("seat") != seat:
                 raise RecordError("an action out of turn", i, j)
             legal = match.legal_actions()
+            out.choices.append((seat, len(legal)))
             try:
                 taken = action_from_dict(item)
             except EngineError as exc:

@@ -5,6 +5,7 @@ punishes anybody by itself, and nothing here is shown to players."""
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -15,10 +16,20 @@ from django.utils import timezone
 
 from accounts.types import User
 from fairplay import screen as sc
+from fairplay.entries import flag_entries_close, flag_entries_reopen
 from fairplay.errors import FairPlayError
+from fairplay.full_analysis import flag_analysis_queue
 from fairplay.models import Flag, MatchScreen, PairSignal, PlayerSignal
-from fairplay.scoring import Directed, directed, engine_z, pair_score
-from games.models import MatchResult, Seat, Table
+from fairplay.scoring import (
+    ClockCounts,
+    Directed,
+    clock_counts,
+    clock_z,
+    directed,
+    engine_z,
+    pair_score,
+)
+from games.models import MatchResult, Seat, Table, TableAction
 
 # A player's level: players rated within this many points of him in the same pool.
 LEVEL_BAND = 150.0
@@ -53,33 +64,70 @@ def match_screen(*, result_id: int) -> MatchScreen | None:
         decisions=settings.FAIRPLAY_SCREEN_DECISIONS,
     )  # fmt: skip
     cpu = time.process_time() - started
+    clocks = _clocks(result.table_id, screening, set(seats))
     people = [seats.get(s) for s in range(result.table.players)]
+    data = screening.to_dict()
+    data["clock"] = {str(s): c.to_dict() for s, c in sorted(clocks.items())}
     with transaction.atomic():
         row, created = MatchScreen.objects.get_or_create(
-            result=result,
-            defaults={"people": people, "data": screening.to_dict(), "cpu_seconds": cpu},
+            result=result, defaults={"people": people, "data": data, "cpu_seconds": cpu}
         )
         if not created:
             return None
         for seat, user_id in seats.items():
-            _add_player(user_id, screening.seats[seat])
+            _add_player(user_id, screening.seats[seat], clocks.get(seat, ClockCounts()))
             for other, other_id in seats.items():
                 if other != seat:
                     _add_pair(user_id, other_id, directed(screening, seat, other))
         for user_id in seats.values():
             _judge_engine(user_id, players=result.table.players)
+            _judge_clock(user_id)
             for other_id in seats.values():
                 if other_id > user_id:
                     _judge_pair(user_id, other_id)
     return row
 
 
-def _add_player(user_id: int, counts: sc.SeatCounts) -> None:
+def _clocks(table_id: int, screening: sc.Screening, seats: set[int]) -> dict[int, ClockCounts]:
+    """The clock's counts of each person's seat, from the action log's times: the think
+    time of an action is the time since the action before it in the same dealing (the
+    first of a dealing has none); only a person's own actions with a choice count (not a
+    timeout's nor a bot's). The log row and the record's action must agree on the seat,
+    or the row is skipped. An archived log gives nothing."""
+    rows = TableAction.objects.filter(table_id=table_id).order_by("version")
+    moves: dict[int, list[tuple[float, int]]] = {s: [] for s in seats}
+    previous: tuple[int, datetime] | None = None
+    for k, (seat, dealing, source, at) in enumerate(
+        rows.values_list("seat", "dealing", "source", "created_at")
+    ):
+        if k >= len(screening.choices):
+            break
+        expected_seat, choices = screening.choices[k]
+        if (
+            previous is not None
+            and previous[0] == dealing
+            and seat == expected_seat
+            and seat in moves
+            and source == TableAction.Source.HUMAN
+            and choices > 1
+        ):
+            moves[seat].append(((at - previous[1]).total_seconds(), choices))
+        previous = (dealing, at)
+    return {s: clock_counts(m) for s, m in moves.items()}
+
+
+def _add_player(user_id: int, counts: sc.SeatCounts, clock: ClockCounts) -> None:
     PlayerSignal.objects.get_or_create(user_id=user_id)
     PlayerSignal.objects.filter(user_id=user_id).update(
         matches=F("matches") + 1,
         checked=F("checked") + counts.checked,
         agreed=F("agreed") + counts.agreed,
+        timed=F("timed") + clock.timed,
+        steady=F("steady") + clock.steady,
+        hard=F("hard") + clock.hard,
+        hard_seconds=F("hard_seconds") + clock.hard_seconds,
+        easy=F("easy") + clock.easy,
+        easy_seconds=F("easy_seconds") + clock.easy_seconds,
     )
 
 
@@ -220,6 +268,38 @@ def _judge_engine(user_id: int, *, players: int) -> None:
     _raise(Flag.Kind.ENGINE, user_id, None, score, threshold, signal.matches, evidence)
 
 
+def _judge_clock(user_id: int) -> None:
+    """A player who decides in near the same time whatever the decision, far more often
+    than the other players timed: no clock's pressure shows in his play."""
+    signal = PlayerSignal.objects.get(user_id=user_id)
+    if signal.matches < settings.FAIRPLAY_MIN_MATCHES or signal.timed == 0:
+        return
+    others = PlayerSignal.objects.exclude(user_id=user_id).aggregate(
+        timed=Sum("timed"), steady=Sum("steady")
+    )
+    if (others["timed"] or 0) < LEVEL_MIN_CHECKED:
+        return
+    expected = float(others["steady"]) / float(others["timed"])
+    score = clock_z(signal.timed, signal.steady, expected)
+    threshold = settings.FAIRPLAY_CLOCK_THRESHOLD
+    if score < threshold:
+        return
+    screens = _shared_screens(user_id)
+    evidence = {
+        "parts": {"steady_z": round(score, 2)},
+        "counts": {
+            "timed": signal.timed, "steady": signal.steady,
+            "steady_share": round(signal.steady / signal.timed, 3),
+            "expected": round(expected, 3),
+            "seconds_hard": round(signal.hard_seconds / signal.hard, 1) if signal.hard else None,
+            "seconds_easy": round(signal.easy_seconds / signal.easy, 1) if signal.easy else None,
+        },
+        "matches": [row.result.table_id for row in screens],
+        "decisions": [],
+    }  # fmt: skip
+    _raise(Flag.Kind.CLOCK, user_id, None, score, threshold, signal.matches, evidence)
+
+
 def _raise(
     kind: str, user_id: int, partner_id: int | None, score: float, threshold: float,
     matches: int, evidence: dict[str, Any],
@@ -235,10 +315,11 @@ def _raise(
     last = flags.order_by("-matches").first()
     if last is not None and matches < last.matches + REFLAG_MATCHES:
         return
-    Flag.objects.create(
+    flag = Flag.objects.create(
         kind=kind, user_id=user_id, partner_id=partner_id, score=score, threshold=threshold,
         matches=matches, evidence=evidence,
     )  # fmt: skip
+    flag_analysis_queue(flag_id=flag.pk)
 
 
 _DECIDED = {Flag.Status.DISMISSED, Flag.Status.WARNED, Flag.Status.CHEATING}
@@ -261,5 +342,37 @@ def flag_review(*, flag_id: int, user: User, status: str, note: str = "") -> Fla
     flag.reviewed_by = user
     flag.reviewed_at = timezone.now()
     flag.note = note
+    flag.save(update_fields=["status", "reviewed_by", "reviewed_at", "note", "updated_at"])
+    if status == Flag.Status.CHEATING:
+        flag_entries_close(flag=flag, by=user)
+    return flag
+
+
+@transaction.atomic
+def flag_unmark(*, flag_id: int, user: User, note: str = "") -> Flag:
+    """Withdraw a flag's "cheating" verdict: the voiding in force is undone (every rating
+    as it was), the entries it closed are reinstated where the event allows, and the
+    flag is open again for review (dismissed, if the same player or pair has been
+    flagged again meanwhile)."""
+    from fairplay.voiding import voiding_undo
+
+    if not user.has_perm("fairplay.review_flag"):
+        raise FairPlayError("not_moderator")
+    flag = Flag.objects.select_for_update().filter(pk=flag_id).first()
+    if flag is None:
+        raise FairPlayError("no_flag")
+    if flag.status != Flag.Status.CHEATING:
+        raise FairPlayError("not_cheating")
+    voiding = flag.voidings.filter(undone_at__isnull=True).first()
+    if voiding is not None:
+        voiding_undo(voiding_id=voiding.pk, user=user)
+    flag_entries_reopen(flag=flag)
+    again = Flag.objects.filter(
+        kind=flag.kind, user_id=flag.user_id, partner_id=flag.partner_id, status=Flag.Status.OPEN
+    ).exists()
+    flag.status = Flag.Status.DISMISSED if again else Flag.Status.OPEN
+    flag.reviewed_by = user
+    flag.reviewed_at = timezone.now()
+    flag.note = "\n".join(x for x in (flag.note, note) if x)
     flag.save(update_fields=["status", "reviewed_by", "reviewed_at", "note", "updated_at"])
     return flag

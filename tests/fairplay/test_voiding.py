@@ -104,3 +104,25 @@ def test_only_moderators_void(cheat):
 
     with pytest.raises(FairPlayError):
         flag_void(flag_id=cheat.pk, user=UserFactory(is_staff=True), since=cheat.created_at)
+
+
+@pytest.mark.parametrize("days", [1, 2, 3])
+def test_unmarking_a_voided_flag_gives_every_rating_back_exactly(cheat, days):
+    from fairplay.services import flag_unmark
+
+    mod = moderator()
+    start = cheat.created_at + timedelta(days=1)
+    for day in range(days):
+        seats = [cheat.user, UserFactory(), cheat.partner if day % 2 else "basic"]
+        result = finished_match(seats, at=start + timedelta(days=day), seed=day + 5)
+        rating_apply_result(result_id=result.pk)
+    ratings = _ratings()
+    flag_review(flag_id=cheat.pk, user=mod, status="cheating")
+    voiding = flag_void(flag_id=cheat.pk, user=mod, since=start - timedelta(hours=1))
+    assert len(voiding.results) == days
+
+    flag_unmark(flag_id=cheat.pk, user=mod)
+
+    assert _ratings() == ratings
+    voiding.refresh_from_db()
+    assert voiding.undone_at is not None

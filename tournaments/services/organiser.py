@@ -264,6 +264,31 @@ def registration_disqualify_check(*, tournament: Tournament) -> None:
 
 
 @transaction.atomic
+def registration_reinstate(*, registration: Registration, status: str) -> bool:
+    """Undo a disqualification (a fair-play verdict withdrawn): the entry goes back to
+    ``status`` (registered or checked in): in an event not over he is seated again from
+    the next round, in one finished the standings are computed again with his rank; the
+    rounds he missed and a table he resigned stay as they are. ``False`` (nothing
+    changed) when the entry is no longer disqualified or the event was cancelled."""
+    tournament = tournament_lock(registration.tournament_id)
+    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    if (
+        reg.status != Registration.Status.DISQUALIFIED
+        or status not in (Registration.Status.REGISTERED, Registration.Status.CHECKED_IN)
+        or tournament.status == Tournament.Status.CANCELLED
+    ):
+        return False
+    reg.status = status
+    reg.reason = ""
+    reg.left_at = None
+    reg.save(update_fields=["status", "reason", "left_at"])
+    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        standings.standings_write(tournament=tournament)
+    tell_pages(tournament)
+    return True
+
+
+@transaction.atomic
 def round_reseat(*, round: Round, now: datetime | None = None) -> Round:
     """Seat a round again before it starts (with a new draw for equal choices)."""
     tournament = tournament_lock(round.tournament_id)
