@@ -405,6 +405,9 @@ class ClubObjectPermissions(admin.ModelAdmin[Any]):
             clubs = Club.objects.filter(archived_at__isnull=True)
             if not is_superuser(request):
                 clubs = clubs.filter(pk__in=event_club_ids(request))
+                ids = event_club_ids(request)
+                if len(ids) == 1:
+                    kwargs["initial"] = ids[0]  # his one club, chosen already
             kwargs["queryset"] = clubs
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
