@@ -241,6 +241,7 @@ def season_rows(*, season: Season) -> dict[str, Any]:
     if season.final is not None:
         return dict(season.final)
     events_ = season_events(season=season)
+    zone = ZoneInfo(season.club.time_zone)
     lines = seasons.table(
         season_results(season=season, events_=events_),
         scheme=season.scheme,  # type: ignore[arg-type]
@@ -259,6 +260,7 @@ def season_rows(*, season: Season) -> dict[str, Any]:
                 "name": e.tournament.name,
                 "url": reverse("tournaments:detail", args=[e.tournament_id]),
                 "starts_at": e.tournament.starts_at.isoformat(),
+                "day": e.tournament.starts_at.astimezone(zone).date().isoformat(),
                 "duplicate": e.tournament.format == Tournament.Format.DUPLICATE,
             }
             for e in events_
