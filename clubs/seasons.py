@@ -60,23 +60,21 @@ class Line:
 
 
 def event_points(
-    results: Sequence[Result], *, scheme: Scheme, points: Sequence[int] = ()
+    results: Sequence[Result | tuple[int, int | None]],
+    *,
+    scheme: Scheme,
+    points: Sequence[int] = (),
 ) -> list[int]:
     """Each result's season points from one event, in the order given."""
-    ranked = sum(1 for r in results if r.place is not None)
-    scored = []
-    for r in results:
-        if r.place is None or r.place < 1:
-            scored.append(0)
-        elif scheme == "table":
-            scored.append(max(r.earned, 0))
-        elif scheme == "event":
-            scored.append(max(ranked - r.place + 1, 0))
-        elif scheme == "list":
-            scored.append(points[r.place - 1] if r.place <= len(points) else 0)
-        else:
-            raise ValueError(f"unknown scheme {scheme!r}")
-    return scored
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r}")
+    if scheme == "list":
+        n = len(points)
+        return [points[r[1] - 1] if r[1] is not None and 0 < r[1] <= n else 0 for r in results]
+    if scheme == "event":
+        ranked = sum(1 for r in results if r[1] is not None)
+        return [max(ranked - r[1] + 1, 0) if r[1] is not None and r[1] > 0 else 0 for r in results]
+    return [max(r[2], 0) if r[1] is not None and r[1] > 0 and len(r) > 2 else 0 for r in results]
 
 
 def table(
@@ -89,13 +87,16 @@ def table(
     """``results``: each event id → its results (``Result``, or (user id, place) pairs)."""
     lines: dict[int, Line] = {}
     for event_id in sorted(results):
-        rows = [Result(*r) for r in results[event_id]]
+        rows = results[event_id]
         for r, got in zip(rows, event_points(rows, scheme=scheme, points=points), strict=True):
-            line = lines.setdefault(r.user_id, Line(r.user_id))
+            user_id, place = r[0], r[1]
+            line = lines.get(user_id)
+            if line is None:
+                line = lines[user_id] = Line(user_id)
             line.played += 1
             line.points[event_id] = got
-            if r.place is not None:
-                line.places.append(r.place)
+            if place is not None:
+                line.places.append(place)
     for line in lines.values():
         ordered = sorted(line.points.items(), key=lambda item: (-item[1], item[0]))
         kept = ordered if best is None else ordered[:best]
