@@ -419,11 +419,13 @@ class SeriesStopView(ClubsAPIView):
 
 
 class ClubSeasonSerializer(serializers.ModelSerializer[Season]):
-    points = serializers.ListField(child=serializers.IntegerField(min_value=0), max_length=200)
+    points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), max_length=200, required=False
+    )
 
     class Meta:
         model = Season
-        fields = ("id", "name", "starts_on", "ends_on", "points", "best", "closed_at")
+        fields = ("id", "name", "starts_on", "ends_on", "scheme", "points", "best", "closed_at")
         read_only_fields = ("id", "closed_at")
 
 

@@ -228,11 +228,24 @@ class Season(models.Model):
     """A club's events between two dates, scored by place (clubs/seasons.py): a season table,
     never to be taken for the site's skill rating."""
 
+    class Scheme(models.TextChoices):
+        TABLE = "table", _("placement points by table place")
+        EVENT = "event", _("by event place (a point for each player placed below)")
+        LIST = "list", _("a custom list of points by event place")
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(_("name"), max_length=100)
     starts_on = models.DateField(_("from"))
     ends_on = models.DateField(_("to"))
-    points = models.JSONField(_("points per place"), default=list)
+    scheme = models.CharField(
+        _("points by"), max_length=8, choices=Scheme.choices, default=Scheme.LIST
+    )
+    points = models.JSONField(
+        _("points per place"),
+        default=list,
+        blank=True,
+        help_text=_("The custom list only: points for the 1st, 2nd, … event place."),
+    )
     best = models.PositiveSmallIntegerField(_("best results counted"), null=True, blank=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     # The table as it stood when the season closed (an amendment after it changes nothing).

@@ -6,18 +6,29 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.types import User, Visitor, person
 from clubs import seasons
-from clubs.models import RIGHTS, Club, ClubEvent, Invitation, JoinRequest, Membership, Season
+from clubs.models import (
+    RIGHTS,
+    Club,
+    ClubEvent,
+    Invitation,
+    JoinRequest,
+    Membership,
+    Season,
+    Series,
+)
+from clubs.recurrence import occurrences
 from ratings.models import Rating
-from tournaments.models import Standing, Tournament
+from tournaments.models import Assignment, AssignmentSeat, Standing, Tournament
 
 POOLS = (2, 3, 4)
 PAST_SHOWN = 20
@@ -190,31 +201,77 @@ def season_events(*, season: Season) -> list[ClubEvent]:
     )
 
 
+def season_results(*, season: Season, events_: list[ClubEvent]) -> dict[int, list[seasons.Result]]:
+    """Each event's results as the season scores them: every listed player's final place
+    (``None`` when disqualified) and, for the ``table`` scheme, what his tables earned him —
+    the placement points of each finished table's place (as amended), or a duplicate
+    event's matchpoints (its standings' game score, docs/duplicate.md)."""
+    ids = [e.tournament_id for e in events_]
+    duplicate = {
+        e.tournament_id for e in events_ if e.tournament.format == Tournament.Format.DUPLICATE
+    }
+    earned: dict[tuple[int, int], int] = {}
+    if season.scheme == Season.Scheme.TABLE:
+        seats = (
+            AssignmentSeat.objects.filter(
+                assignment__round__tournament_id__in=[i for i in ids if i not in duplicate],
+                assignment__status=Assignment.Status.FINISHED,
+                user__isnull=False,
+            )
+            .values_list("assignment__round__tournament_id", "user_id")
+            .annotate(earned=Sum("points"))
+        )
+        earned = {(t, u): p or 0 for t, u, p in seats}
+    results: dict[int, list[seasons.Result]] = {i: [] for i in ids}
+    for tournament_id, user_id, rank, out, matchpoints in Standing.objects.filter(
+        tournament_id__in=ids
+    ).values_list("tournament_id", "user_id", "rank", "disqualified", "game_score"):
+        got = matchpoints if tournament_id in duplicate else earned.get((tournament_id, user_id), 0)
+        results[tournament_id].append(
+            seasons.Result(user_id, None if out or rank is None else rank, got)
+        )
+    return results
+
+
 def season_rows(*, season: Season) -> dict[str, Any]:
-    """The season's table: its events and, per player, rank, total and each event's points
-    (the counted ones marked). Read from the events' standings each time, so a finished
-    event or an amended result shows at once; a closed season's table as it stood."""
+    """The season's table: its events (each with a link) and, per player, rank, total and
+    each event's points (the counted ones marked). Read from the events' standings and
+    tables each time, so a finished event or an amended result shows at once and counts
+    exactly once; a closed season's table as it stood."""
     if season.final is not None:
         return dict(season.final)
     events_ = season_events(season=season)
-    results: dict[int, list[tuple[int, int | None]]] = {e.tournament_id: [] for e in events_}
-    for tournament_id, user_id, rank, out in Standing.objects.filter(
-        tournament_id__in=results
-    ).values_list("tournament_id", "user_id", "rank", "disqualified"):
-        results[tournament_id].append((user_id, None if out else rank))
-    lines = seasons.table(results, points=season.points, best=season.best)
+    zone = ZoneInfo(season.club.time_zone)
+    lines = seasons.table(
+        season_results(season=season, events_=events_),
+        scheme=season.scheme,  # type: ignore[arg-type]
+        points=season.points,
+        best=season.best,
+    )
     names = {
         u.pk: (u.username, u.get_display_name())
         for u in User.objects.filter(pk__in=[line.user_id for line in lines])
     }
     return {
-        "events": [{"tournament_id": e.tournament_id, "name": e.tournament.name} for e in events_],
+        "scheme": season.scheme,
+        "events": [
+            {
+                "tournament_id": e.tournament_id,
+                "name": e.tournament.name,
+                "url": reverse("tournaments:detail", args=[e.tournament_id]),
+                "starts_at": e.tournament.starts_at.isoformat(),
+                "day": e.tournament.starts_at.astimezone(zone).date().isoformat(),
+                "duplicate": e.tournament.format == Tournament.Format.DUPLICATE,
+            }
+            for e in events_
+        ],
         "rows": [
             {
                 "rank": line.rank,
                 "username": names[line.user_id][0],
                 "name": names[line.user_id][1],
                 "total": line.total,
+                "played": line.played,
                 "points": [
                     {
                         "tournament_id": e.tournament_id,
@@ -247,3 +304,19 @@ def season_csv(*, season: Season) -> str:
             ]
         )
     return out.getvalue()
+
+
+def series_next_day(*, series: Series, now: datetime | None = None) -> date | None:
+    """The local date of the series' next evening not skipped (``None`` once it is stopped)."""
+    if series.stopped_at is not None:
+        return None
+    moment = now or timezone.now()
+    found = occurrences(
+        weekday=series.weekday,
+        at=series.start_time,
+        zone=series.time_zone,
+        start=moment,
+        end=moment + timedelta(days=7 * 60),
+        skipped=series.skipped,
+    )
+    return found[0][0] if found else None

@@ -47,7 +47,9 @@ def _require(user: User, club: Club) -> None:
         raise errors.Forbidden()
 
 
-def _check(series: Series) -> None:
+def series_check(series: Series) -> None:
+    """A series's weekday, zone, days ahead and tournament settings, checked before it is
+    saved (the tournaments app checks the settings)."""
     if not 0 <= series.weekday <= 6:
         raise errors.Invalid(_("A weekday is 0 (Monday) to 6 (Sunday)."))
     if not DAYS_AHEAD[0] <= series.days_ahead <= DAYS_AHEAD[1]:
@@ -99,7 +101,7 @@ def series_create(
         tournament_fields=tournament_fields,
         created_by=user,
     )
-    _check(series)
+    series_check(series)
     series.save()
     return series
 
@@ -114,7 +116,7 @@ def series_update(*, user: User, series: Series, **fields: Any) -> Series:
         raise errors.Invalid(_("These settings cannot be changed here."))
     for key, value in fields.items():
         setattr(series, key, value)
-    _check(series)
+    series_check(series)
     series.save()
     return series
 
@@ -191,6 +193,25 @@ def series_materialize_all(*, now: datetime | None = None) -> int:
     return sum(len(series_materialize(series=s, now=now)) for s in active.select_related("club"))
 
 
+def season_check(season: Season) -> None:
+    """A season's dates and scoring, checked before it is saved."""
+    if season.ends_on < season.starts_on:
+        raise errors.Invalid(_("A season ends on or after its first day."))
+    if season.scheme not in Season.Scheme.values:
+        raise errors.Invalid(_("Unknown scoring scheme."))
+    points = season.points
+    if not isinstance(points, list) or len(points) > 200:
+        raise errors.Invalid(_("Points per place are whole numbers, 0 or more."))
+    if any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points):
+        raise errors.Invalid(_("Points per place are whole numbers, 0 or more."))
+    if season.scheme == Season.Scheme.LIST and not points:
+        raise errors.Invalid(_("A custom list needs the points of at least the first place."))
+    if season.scheme != Season.Scheme.LIST and points:
+        raise errors.Invalid(_("Points per place are given only with a custom list."))
+    if season.best is not None and season.best < 1:
+        raise errors.Invalid(_("At least one result counts."))
+
+
 @transaction.atomic
 def season_create(
     *,
@@ -199,21 +220,22 @@ def season_create(
     name: str,
     starts_on: date,
     ends_on: date,
-    points: list[int],
+    points: list[int] | None = None,
     best: int | None = None,
+    scheme: str = Season.Scheme.LIST,
 ) -> Season:
-    """A season of the club's events between two dates (the events right)."""
+    """A season of the club's events between two dates (the events right), scored by
+    ``scheme`` (clubs/seasons.py): ``table``, ``event`` or ``list`` (with ``points``)."""
     _require(user, club)
-    if ends_on < starts_on:
-        raise errors.Invalid(_("A season ends on or after its first day."))
-    if not points or len(points) > 200 or any(not isinstance(p, int) or p < 0 for p in points):
-        raise errors.Invalid(_("Points per place are whole numbers, 0 or more."))
-    if best is not None and best < 1:
-        raise errors.Invalid(_("At least one result counts."))
-    return Season.objects.create(
+    if club.archived_at is not None:
+        raise errors.WrongState(_("This club is archived."))
+    season = Season(
         club=club, name=name.strip()[:100], starts_on=starts_on, ends_on=ends_on,
-        points=list(points), best=best,
+        scheme=scheme, points=list(points or []), best=best,
     )  # fmt: skip
+    season_check(season)
+    season.save()
+    return season
 
 
 @transaction.atomic

@@ -6,7 +6,9 @@ player would in Chromium, and writes PNGs of the lobby, a table mid-deal, the sc
 a replay, a leaderboard and a player page, each on a desktop (1280×900) and a phone
 (390×844) screen; then a club
 evening (docs/tournaments.md): the organiser's admin list during a round, and a player's
-table after the round's time limit ended it. ``--only tournaments`` takes just those two.
+table after the round's time limit ended it. ``--only tournaments`` takes just those two;
+then a club (docs/clubs.md): its page, a season's table and its organiser's scoped admin,
+each at both sizes (``--only clubs``).
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def mid_trick(page: Any) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
-    parser.add_argument("--only", choices=("all", "games", "tournaments"), default="all")
+    parser.add_argument("--only", choices=("all", "games", "tournaments", "clubs"), default="all")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -102,6 +104,8 @@ def main() -> int:
             game_pages(browser, server, out)
         if args.only in ("all", "tournaments"):
             club_evening(browser, server, out)
+        if args.only in ("all", "clubs"):
+            club_pages(browser, server, out)
         browser.close()
     print(f"done in {time.monotonic() - started:.0f} s")
     return 0
@@ -243,6 +247,85 @@ def club_evening(browser: Any, server: Any, out: Path) -> None:
     player.wait_for_selector("#tournament-panel .panel-place", timeout=300_000)
     player.wait_for_selector("#tournament-next", timeout=120_000)
     shoot(player, out, "tournament-table")
+
+
+# A club with a season of six finished evenings, a recurring evening and its coming
+# occurrences, written on the live server's database by its own services (the finished
+# evenings' standings as bench/clubs.py writes them). Prints the club's slug and the
+# season's id.
+CLUB = """
+import random
+from datetime import time, timedelta
+from django.utils import timezone
+from accounts.models import User
+from clubs import series, services
+from clubs.models import ClubEvent
+from tournaments.models import Standing, Tournament
+names = ["Marta", "Andrii", "Oksana K.", "Bohdan", "Iryna", "Taras", "Sofiia", "Dmytro",
+         "Nadiia", "Yurii", "Halyna", "Petro"]
+people = []
+for name in names:
+    user = User.objects.create_user(username=name.replace(" ", "").replace(".", ""),
+                                    password="{password}", display_name=name)
+    people.append(user)
+founder, organiser = people[0], people[1]
+club = services.club_create(
+    user=founder, name="Kyiv Thursday Thousand", slug="kyiv-thursday", time_zone="Europe/Kyiv",
+    languages=["uk", "ru", "en"], access="ask",
+    description="Thousand every Thursday at 19:00 in the café on Khreshchatyk, and online "
+    "when it rains. Beginners welcome: we explain the barrel over tea.",
+)
+for user in people[1:]:
+    services._add_member(club=club, user=user)
+services.member_set_rights(user=founder, club=club, member=organiser, rights={{"events"}})
+services.member_set_rights(user=founder, club=club, member=people[2], rights={{"members", "moderation"}})
+now = timezone.now()
+rng = random.Random(11)
+finished = []
+for week in range(6, 0, -1):
+    t = Tournament.objects.create(
+        name=f"Thursday Swiss · {{(now - timedelta(weeks=week)).date().isoformat()}}",
+        status=Tournament.Status.FINISHED, rated=False, preset="classic", rounds=4,
+        registration_opens_at=now - timedelta(weeks=week, days=2),
+        starts_at=now - timedelta(weeks=week), finished_at=now - timedelta(weeks=week, hours=-3),
+        created_by=organiser,
+    )
+    ClubEvent.objects.create(club=club, tournament=t)
+    came = rng.sample(people, rng.randint(7, 10))
+    Standing.objects.bulk_create(
+        Standing(tournament=t, user=u, rank=i + 1, position=i + 1) for i, u in enumerate(came)
+    )
+season = series.season_create(
+    user=organiser, club=club, name="Autumn season", starts_on=(now - timedelta(weeks=7)).date(),
+    ends_on=(now + timedelta(weeks=6)).date(), scheme="list", points=[10, 8, 6, 5, 4, 3, 2, 1],
+    best=4,
+)
+thursdays = series.series_create(
+    user=organiser, club=club, name="Thursday Swiss", weekday=3, start_time=time(19, 0),
+    days_ahead=14, format="swiss", players_per_table=3, preset="classic", rated=True, rounds=4,
+)
+series.series_materialize(series=thursdays)
+print(club.slug, season.pk)
+"""
+
+
+def club_pages(browser: Any, server: Any, out: Path) -> None:
+    """A club's page, its season table and its organiser's admin list (he holds the
+    events right only: he sees his club's events, nothing else), on both sizes."""
+    slug, season = server.manage_output("shell", "-c", CLUB.format(password=PASSWORD)).split()[-2:]
+    context = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    sign_in(page, "Andrii")
+    phone = twin(browser, server.url, context.storage_state(), PHONE)
+    for name, path in (
+        ("club", f"/clubs/{slug}/"),
+        ("season", f"/clubs/{slug}/seasons/{season}/"),
+        ("club-admin", "/admin/tournaments/tournament/"),
+    ):
+        page.goto(path)
+        shoot(page, out, f"{name}-desktop", full=True)
+        phone.goto(path)
+        shoot(phone, out, f"{name}-phone", full=True)
 
 
 if __name__ == "__main__":
