@@ -98,7 +98,9 @@ def test_the_bell_links_to_the_message_which_only_members_may_open() -> None:
         ("sub\u200bject", "words"),
     ],
 )
-def test_a_bad_message_is_refused_with_a_reason_and_nothing_is_sent(subject: str, text: str) -> None:
+def test_a_bad_message_is_refused_with_a_reason_and_nothing_is_sent(
+    subject: str, text: str
+) -> None:
     c = club()
     member(c)
     before = _snapshot()
