@@ -14,9 +14,9 @@ from rest_framework.test import APIClient
 from accounts.types import User
 from clubs import services
 from clubs.models import Club, ClubMessage, Invitation, JoinRequest, Membership
-from tournaments.models import Notification
 from tests.clubs.helpers import club, founder_of, member
 from tests.factories import UserFactory
+from tournaments.models import Notification
 
 pytestmark = pytest.mark.django_db
 
