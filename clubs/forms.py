@@ -34,10 +34,14 @@ class ClubForm(forms.Form):
 
 
 class ClubMessageForm(forms.Form):
-    subject = forms.CharField(label=_("subject"), max_length=SUBJECT_MAX)
+    subject = forms.CharField(
+        label=_("subject"),
+        max_length=SUBJECT_MAX,
+        widget=forms.TextInput(attrs={"style": "width:100%;max-width:40em"}),
+    )
     text = forms.CharField(
         label=_("message"),
         max_length=MESSAGE_MAX,
-        widget=forms.Textarea(attrs={"rows": 6}),
+        widget=forms.Textarea(attrs={"rows": 6, "style": "width:100%;max-width:40em"}),
         help_text=_("It reaches every member who has not turned the club's messages off."),
     )

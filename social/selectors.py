@@ -214,8 +214,9 @@ class TournamentAccess:
 
 
 def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> TournamentAccess:
-    """Who reads and writes a tournament's chat: its entrants, its organiser and the
-    staff. What is said there while its tables play skips the people seated at them."""
+    """Who reads and writes a tournament's chat: its entrants, its organiser, its other
+    moderators (a club's, ``core.moderation``) and the staff. What is said there while its
+    tables play skips the people seated at them."""
     from tournaments.models import Assignment, Registration, Tournament
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -230,6 +231,7 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
             user=me,
             status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN),
         ).exists()
+        or may_moderate(user=me, tournament_id=tournament.pk)
     )
     playing = [
         uid

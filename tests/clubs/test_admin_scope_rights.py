@@ -218,3 +218,14 @@ def test_a_club_moderator_moderates_the_events_chat_on_its_page(world: World) ->
     assert may_moderate(user=moderator, tournament_id=tournament_id)
     assert not may_moderate(user=events, tournament_id=tournament_id)
     assert not may_moderate(user=moderator, tournament_id=None)
+
+
+def test_a_club_moderator_reads_and_writes_the_events_chat_without_entering(world: World) -> None:
+    from social.selectors import tournament_chat_access
+
+    a = world.message.club
+    moderator = a.memberships.get(right_moderation=True, right_roles=False).user
+    messenger = a.memberships.get(right_messages=True, right_roles=False).user
+    tournament_id = world.report.message.tournament_id
+    assert tournament_chat_access(user=moderator, tournament_id=tournament_id).write
+    assert not tournament_chat_access(user=messenger, tournament_id=tournament_id).read
