@@ -1,6 +1,8 @@
 """The Django admin, scoped to clubs: an organiser who is not a superuser sees and changes only
 his clubs' events — tournaments, registrations, rounds, assignments (amendments), standings,
-announcements — and creates events only for clubs where he holds the events right.
+announcements — and creates events only for clubs where he holds the events right. A holder
+of the messages right reads his clubs' sent messages; one of the moderation right works the
+social app's chat queue, which scopes itself to his clubs' events (``core.moderation``).
 
 The tournaments app knows nothing of clubs, so its model admins are unregistered here and
 registered again as subclasses that put :class:`ClubPermissions` between the tournaments
@@ -32,7 +34,16 @@ from accounts.models import User
 from accounts.types import signed_in
 from clubs import errors, selectors, services
 from clubs import series as series_services
-from clubs.models import Club, ClubEvent, Invitation, JoinRequest, Membership, Season, Series
+from clubs.models import (
+    Club,
+    ClubEvent,
+    ClubMessage,
+    Invitation,
+    JoinRequest,
+    Membership,
+    Season,
+    Series,
+)
 from core.errors import ServiceError
 from tournaments import admin as tournaments_admin
 from tournaments.admin import rounds as rounds_admin
@@ -295,11 +306,34 @@ for model, model_admin in SCOPED.items():
 
 _site_permission = admin.site.has_permission
 
+# The rights whose work is done in the admin: running events, moderating their chat (the
+# social app's queue, scoped to the club's events), reading the messages sent.
+ADMIN_RIGHTS = ("events", "moderation", "messages")
+
+
+def admin_club_ids(request: HttpRequest) -> list[int]:
+    """The clubs in which the person holds a right done in the admin, read once per request."""
+    cached: list[int] | None = getattr(request, "_clubs_admin_ids", None)
+    if cached is None:
+        cached = selectors.club_ids_where_any(user=request.user, rights=ADMIN_RIGHTS)
+        request._clubs_admin_ids = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def message_club_ids(request: HttpRequest) -> list[int]:
+    """The clubs whose messages the person may read in the admin (the messages right)."""
+    cached: list[int] | None = getattr(request, "_clubs_message_ids", None)
+    if cached is None:
+        cached = selectors.club_ids_where(user=request.user, right="messages")
+        request._clubs_message_ids = cached  # type: ignore[attr-defined]
+    return cached
+
 
 def _has_permission(request: HttpRequest) -> bool:
-    """The admin opens to staff as before, and to anyone holding a club's events right (he
-    signs in on the site; the admin then shows him only his clubs' events)."""
-    return _site_permission(request) or bool(request.user.is_active and event_club_ids(request))
+    """The admin opens to staff as before, and to anyone holding a club's events,
+    moderation or messages right (he signs in on the site; the admin then shows him only
+    his clubs' events, their chat reports and mutes, and his clubs' messages)."""
+    return _site_permission(request) or bool(request.user.is_active and admin_club_ids(request))
 
 
 admin.site.has_permission = _has_permission  # type: ignore[method-assign]
@@ -556,3 +590,42 @@ class SeasonAdmin(ClubObjectPermissions):
             lambda user, obj: series_services.season_close(user=user, season=obj),
             _("Closed"),
         )
+
+
+@admin.register(ClubMessage)
+class ClubMessageAdmin(admin.ModelAdmin[ClubMessage]):
+    """The messages sent to all members: a superuser sees every club's; a holder of the
+    messages right his clubs'. Read only: a message is sent from the club's page (or the
+    API) and never changed once it reached the members."""
+
+    list_display = ("subject", "club", "sender", "recipients", "sent_at")
+    list_select_related = ("club", "sender")
+    list_filter = (("club", admin.RelatedOnlyFieldListFilter),)
+    search_fields = ("subject", "text")
+    fields = ("club", "sender", "subject", "text", "recipients", "sent_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ClubMessage]:
+        queryset = super().get_queryset(request)
+        if is_superuser(request):
+            return queryset
+        return queryset.filter(club__in=message_club_ids(request))
+
+    def _mine(self, request: HttpRequest, obj: ClubMessage | None) -> bool:
+        ids = message_club_ids(request)
+        return bool(ids) and (obj is None or obj.club_id in ids)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_superuser(request) or self._mine(request, None)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_superuser(request) or self._mine(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_superuser(request)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -16,7 +17,16 @@ from rest_framework.views import APIView
 
 from accounts.types import signed_in
 from clubs import errors, selectors, series, services
-from clubs.models import RIGHTS, Club, Invitation, JoinRequest, Membership, Season, Series
+from clubs.models import (
+    RIGHTS,
+    Club,
+    ClubMessage,
+    Invitation,
+    JoinRequest,
+    Membership,
+    Season,
+    Series,
+)
 from core.api_errors import ErrorSerializer
 from ratings.selectors import user_by_username
 
@@ -476,3 +486,89 @@ class SeasonCloseView(ClubsAPIView):
     def post(self, request: Request, slug: str, season_id: int) -> Response:
         done = series.season_close(user=signed_in(request.user), season=_season(slug, season_id))
         return Response(ClubSeasonSerializer(done).data)
+
+
+class ClubMessageSerializer(serializers.ModelSerializer[ClubMessage]):
+    sender = serializers.CharField(source="sender.username", default=None, read_only=True)
+
+    class Meta:
+        model = ClubMessage
+        fields = ("id", "subject", "text", "sender", "sent_at", "recipients")
+        read_only_fields = ("id", "sender", "sent_at", "recipients")
+
+
+class ClubMessageCreateSerializer(serializers.Serializer[Any]):
+    subject = serializers.CharField(max_length=services.SUBJECT_MAX)
+    text = serializers.CharField(max_length=services.MESSAGE_MAX, trim_whitespace=False)
+
+
+class MessagesView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="The club's messages to its members, newest first (its members)",
+        responses={200: ClubMessageSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = _club(slug)
+        if not selectors.may_read_messages(club=club, viewer=request.user):
+            raise errors.Forbidden()
+        rows = selectors.messages_for(club=club, viewer=request.user)[:100]
+        return Response(ClubMessageSerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="Send a message to every member (the messages right; a few a club a day)",
+        request=ClubMessageCreateSerializer,
+        responses={201: ClubMessageSerializer, **ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        serializer = ClubMessageCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        sent = services.club_message_send(
+            club=_club(slug), sender=signed_in(request.user), **serializer.validated_data
+        )
+        return Response(ClubMessageSerializer(sent).data, status=status.HTTP_201_CREATED)
+
+
+class ClubMembershipSerializer(serializers.ModelSerializer[Membership]):
+    rights = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ("joined_at", "rights", "messages_off")
+        read_only_fields = ("joined_at", "rights")
+
+
+class ClubMembershipUpdateSerializer(serializers.Serializer[Any]):
+    messages_off = serializers.BooleanField(
+        help_text="true: the club's messages no longer reach your notifications"
+    )
+
+
+class MembershipView(ClubsAPIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Your membership: your rights and whether the club's messages reach you",
+        responses={200: ClubMembershipSerializer, **ERRORS},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        mine = selectors.membership_of(user=request.user, club=_club(slug))
+        if mine is None:
+            raise errors.NotFound(_("You are not a member of this club."))
+        return Response(ClubMembershipSerializer(mine).data)
+
+    @extend_schema(
+        summary="Leave the club's messages off, or on again",
+        request=ClubMembershipUpdateSerializer,
+        responses={200: ClubMembershipSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        serializer = ClubMembershipUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        mine = services.member_set_messages(
+            user=signed_in(request.user),
+            club=_club(slug),
+            off=serializer.validated_data["messages_off"],
+        )
+        return Response(ClubMembershipSerializer(mine).data)

@@ -35,6 +35,12 @@ urlpatterns = [
         name="api-clubs-invitation",
     ),
     path("clubs/<slug:slug>/events/", api.EventsView.as_view(), name="api-clubs-events"),
+    path("clubs/<slug:slug>/messages/", api.MessagesView.as_view(), name="api-clubs-messages"),
+    path(
+        "clubs/<slug:slug>/membership/",
+        api.MembershipView.as_view(),
+        name="api-clubs-membership",
+    ),
     path("clubs/<slug:slug>/series/", api.SeriesListView.as_view(), name="api-clubs-series"),
     path("clubs/<slug:slug>/seasons/", api.SeasonsView.as_view(), name="api-clubs-seasons"),
     path(

@@ -10,7 +10,11 @@ class ClubsConfig(AppConfig):
     def ready(self) -> None:
         from clubs import (
             receivers,  # noqa: F401  (connects the signal receivers)
+            selectors,
             slots,
         )
+        from core import moderation
 
         slots.register()
+        # A club's moderators moderate its events' chat (the social app asks core).
+        moderation.provide(selectors.moderated_tournaments)

@@ -1,4 +1,4 @@
-"""The form that founds a club (its checks are the service's)."""
+"""The forms that found a club and write to its members (their checks are the services')."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.timezones import zone_choices
 from clubs.models import Club
+from clubs.services import MESSAGE_MAX, SUBJECT_MAX
 
 
 class ClubForm(forms.Form):
@@ -30,3 +31,17 @@ class ClubForm(forms.Form):
     )
     time_zone = forms.ChoiceField(label=_("time zone"), choices=zone_choices, initial="UTC")
     access = forms.ChoiceField(label=_("who may join"), choices=Club.Access.choices)
+
+
+class ClubMessageForm(forms.Form):
+    subject = forms.CharField(
+        label=_("subject"),
+        max_length=SUBJECT_MAX,
+        widget=forms.TextInput(attrs={"style": "width:100%;max-width:40em"}),
+    )
+    text = forms.CharField(
+        label=_("message"),
+        max_length=MESSAGE_MAX,
+        widget=forms.Textarea(attrs={"rows": 6, "style": "width:100%;max-width:40em"}),
+        help_text=_("It reaches every member who has not turned the club's messages off."),
+    )

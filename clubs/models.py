@@ -6,6 +6,7 @@
   (:data:`RIGHTS`); each right is a column, so "who may run this club's events" is one query.
 - :class:`JoinRequest`, :class:`Invitation` — the ways into a club that is not open.
 - :class:`ClubEvent` — a tournament that belongs to a club (members only, or open).
+- :class:`ClubMessage` — an announcement to every member, in each one's notification area.
 """
 
 from __future__ import annotations
@@ -258,3 +259,32 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club}: {self.name}"
+
+
+class ClubMessage(models.Model):
+    """An announcement from a holder of the messages right to every member; each member
+    who has not left the club's messages off finds it in his notification area (its
+    surrounding words in his own language, the sender's words as written)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="messages")
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("sender"),
+    )
+    subject = models.CharField(_("subject"), max_length=120)
+    text = models.TextField(_("text"), max_length=2000)
+    recipients = models.PositiveIntegerField(_("recipients"), default=0)
+    sent_at = models.DateTimeField(_("sent"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("club message")
+        verbose_name_plural = _("club messages")
+        ordering = ("-sent_at", "-pk")
+        indexes = [models.Index(fields=["club", "-sent_at"], name="clubs_message_club_sent")]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.subject}"

@@ -20,6 +20,7 @@ from clubs.models import (
     RIGHTS,
     Club,
     ClubEvent,
+    ClubMessage,
     Invitation,
     JoinRequest,
     Membership,
@@ -32,6 +33,7 @@ from tournaments.models import Assignment, AssignmentSeat, Standing, Tournament
 
 POOLS = (2, 3, 4)
 PAST_SHOWN = 20
+MESSAGES_SHOWN = 10
 
 
 def membership_of(*, user: Visitor | None, club: Club) -> Membership | None:
@@ -63,6 +65,19 @@ def club_ids_where(*, user: Visitor | None, right: str) -> list[int]:
         Membership.objects.filter(user=someone, **{f"right_{right}": True}).values_list(
             "club_id", flat=True
         )
+    )
+
+
+def club_ids_where_any(*, user: Visitor | None, rights: tuple[str, ...]) -> list[int]:
+    """The clubs in which ``user`` holds at least one of ``rights``."""
+    someone = person(user)
+    if someone is None or not someone.is_active:
+        return []
+    condition = Q()
+    for right in rights:
+        condition |= Q(**{f"right_{right}": True})
+    return list(
+        Membership.objects.filter(condition, user=someone).values_list("club_id", flat=True)
     )
 
 
@@ -158,7 +173,39 @@ def club_page(*, club: Club, viewer: Visitor | None) -> dict[str, Any]:
             for r in RIGHTS
         },
         "seasons": list(Season.objects.filter(club=club)),
+        "club_messages": messages_for(club=club, viewer=viewer)[:MESSAGES_SHOWN],
     }
+
+
+def may_read_messages(*, club: Club, viewer: Visitor | None) -> bool:
+    """A club's messages are its members' (and a superuser's): nobody else reads them."""
+    someone = person(viewer)
+    if someone is None or not someone.is_active:
+        return False
+    return someone.is_superuser or Membership.objects.filter(club=club, user=someone).exists()
+
+
+def messages_for(*, club: Club, viewer: Visitor | None) -> QuerySet[ClubMessage]:
+    """The club's messages, newest first, for a reader who may read them (none else)."""
+    if not may_read_messages(club=club, viewer=viewer):
+        return ClubMessage.objects.none()
+    return ClubMessage.objects.filter(club=club).select_related("sender")
+
+
+def message_for(*, club: Club, message_id: int, viewer: Visitor | None) -> ClubMessage | None:
+    return messages_for(club=club, viewer=viewer).filter(pk=message_id).first()
+
+
+def moderated_tournaments(user: Visitor | None) -> QuerySet[Tournament, Any]:
+    """The events whose chat ``user`` moderates as a holder of his club's moderation right
+    (a subquery of their ids; none for a visitor). Read each time: a right taken away counts
+    from the next request. Given to the social app through ``core.moderation`` (clubs and
+    social do not import each other)."""
+    someone = person(user)
+    if someone is None or not someone.is_active:
+        return Tournament.objects.none().values("pk")
+    clubs = Membership.objects.filter(user=someone, right_moderation=True).values("club_id")
+    return Tournament.objects.filter(club_event__club__in=clubs).values("pk")
 
 
 def join_requests(*, club: Club) -> QuerySet[JoinRequest]:

@@ -1,5 +1,5 @@
 """Writes of the clubs app: founding and changing a club, joining and leaving, requests and
-invitations, members' rights, and a club's events. Each is atomic and checks the actor's
+invitations, members' rights, a club's events, and its messages to all members. Each is atomic and checks the actor's
 right (``selectors.can``, read from the database each time) before it changes anything."""
 
 from __future__ import annotations
@@ -11,21 +11,37 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import NoticeKind
 from accounts.names import has_base_character, is_reserved, name_key, refused_character
+from accounts.services import notice_queue
 from accounts.timezones import validate_time_zone
 from accounts.types import User
 from clubs import errors, selectors
-from clubs.models import RIGHTS, Club, ClubEvent, Invitation, JoinRequest, Membership
+from clubs.models import (
+    RIGHTS,
+    Club,
+    ClubEvent,
+    ClubMessage,
+    Invitation,
+    JoinRequest,
+    Membership,
+)
+from core.unstorable import storable
 from tournaments import services as tournament_services
-from tournaments.models import Tournament
+from tournaments.models import Notification, Tournament
+from tournaments.notices import notifications_create
 
 CLUBS_PER_DAY = 3  # clubs one person may found in 24 hours
 INVITATION_DAYS = (1, 30)  # the shortest and longest life of an invitation link
 SLUG_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+MESSAGES_PER_DAY = 3  # messages to all members one club may send in 24 hours
+SUBJECT_MAX = 120
+MESSAGE_MAX = 2000
 
 
 def _require(*, user: User, club: Club, right: str) -> None:
@@ -288,7 +304,11 @@ def member_set_rights(*, user: User, club: Club, member: User, rights: set[str])
 
 @transaction.atomic
 def member_set_messages(*, user: User, club: Club, off: bool) -> Membership:
-    membership = _target(club, user)
+    """A member's own switch: with it off, the club's messages no longer reach his
+    notification area (he still reads them on the club's page)."""
+    membership = selectors.membership_of(user=user, club=club)
+    if membership is None:
+        raise errors.NotFound(_("You are not a member of this club."))
     membership.messages_off = off
     membership.save(update_fields=["messages_off"])
     return membership
@@ -324,3 +344,83 @@ def club_event_attach(
     if not user.is_superuser and tournament.created_by_id != user.pk:
         raise errors.Forbidden()
     return ClubEvent.objects.create(club=club, tournament=tournament, members_only=members_only)
+
+
+def _check_message(subject: str, text: str) -> tuple[str, str]:
+    if not storable(subject or "") or not storable(text or ""):
+        raise errors.Invalid(
+            _("The text holds a character that cannot be stored (a NUL or a lone surrogate).")
+        )
+    subject = " ".join((subject or "").split())
+    text = (text or "").strip()
+    if not subject:
+        raise errors.Invalid(_("Write a subject."))
+    if not text:
+        raise errors.Invalid(_("Write a message."))
+    if len(subject) > SUBJECT_MAX:
+        raise errors.Invalid(_("A subject has at most %(n)s characters.") % {"n": SUBJECT_MAX})
+    if len(text) > MESSAGE_MAX:
+        raise errors.Invalid(_("A message has at most %(n)s characters.") % {"n": MESSAGE_MAX})
+    if refused_character(subject) is not None:
+        raise errors.Invalid(_("A subject may not contain control or invisible characters."))
+    return subject, text
+
+
+@transaction.atomic
+def club_message_send(*, club: Club, sender: User, subject: str, text: str) -> ClubMessage:
+    """A message to every member (the messages right): stored, and one line in the
+    notification area of each member who has not left the club's messages off (the words
+    around it in his language, read when he reads it). At most ``MESSAGES_PER_DAY`` a
+    club in 24 hours, whoever sends them."""
+    _require(user=sender, club=club, right="messages")
+    # The club's row is locked, so two messages sent at once cannot both pass the limit.
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    _open(club)
+    subject, text = _check_message(subject, text)
+    since = timezone.now() - timedelta(days=1)
+    if ClubMessage.objects.filter(club=club, sent_at__gte=since).count() >= MESSAGES_PER_DAY:
+        raise errors.TooMany(
+            _("The club has sent as many messages as it may today: try again tomorrow.")
+        )
+    readers = list(
+        Membership.objects.filter(club=club, messages_off=False).values_list("user_id", flat=True)
+    )
+    message = ClubMessage.objects.create(
+        club=club, sender=sender, subject=subject, text=text, recipients=len(readers)
+    )
+    notifications_create(
+        tournament=None,
+        user_ids=readers,
+        kind=Notification.Kind.GROUP_MESSAGE,
+        text=subject,
+        url=reverse("clubs:message", args=[club.slug, message.pk]),
+        params={"sender": club.name, "subject": subject, "club_message": message.pk},
+    )
+    sent = message.pk
+    transaction.on_commit(lambda: club_message_notice(message_id=sent, user_ids=readers))
+    return message
+
+
+def club_message_notice(*, message_id: int, user_ids: list[int]) -> None:
+    """After the commit: the message by e-mail to each reader who chose club messages among
+    his e-mail notices (accounts decides: a confirmed address, the kind chosen, his
+    language, the unsubscribe link). The organiser's words go as he wrote them."""
+    message = ClubMessage.objects.select_related("club").filter(pk=message_id).first()
+    if message is None:
+        return
+    club_name, subject, text = message.club.name, message.subject, message.text
+    link = reverse("clubs:message", args=[message.club.slug, message.pk])
+    wanting = User.objects.filter(
+        pk__in=user_ids, notice_choices__kind=NoticeKind.CLUB_MESSAGE
+    ).distinct()
+    with transaction.atomic():
+        for reader in wanting:
+            notice_queue(
+                user=reader,
+                kind=NoticeKind.CLUB_MESSAGE,
+                subject=lambda: (
+                    _("%(club)s: %(subject)s") % {"club": club_name, "subject": subject}
+                ),
+                body=text,
+                link=link,
+            )

@@ -1,5 +1,6 @@
-"""The clubs app's pages (docs/clubs.md): the list, a club's page, founding a club, and the
-forms that join, leave, answer requests and make invitation links. Thin: call a service or a
+"""The clubs app's pages (docs/clubs.md): the list, a club's page, founding a club, the
+forms that join, leave, answer requests and make invitation links, and the club's messages
+to its members (writing one, reading one, a member's switch to leave them off). Thin: call a service or a
 selector; a refused request shows the service's own message and changes nothing."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -15,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.types import signed_in
 from clubs import errors, selectors, services
-from clubs.forms import ClubForm
+from clubs.forms import ClubForm, ClubMessageForm
 from clubs.models import Club, Invitation, JoinRequest, Membership, Season
 
 
@@ -36,6 +38,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if context["rights"]["members"]:
         context["join_requests"] = list(selectors.join_requests(club=club))
         context["invitations"] = list(selectors.invitations(club=club))
+    if context["rights"]["messages"]:
+        context["message_form"] = ClubMessageForm()
     return render(request, "clubs/detail.html", context)
 
 
@@ -55,7 +59,8 @@ def club_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def club_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
-    """join, leave, invite, accept/decline a request, revoke an invitation."""
+    """join, leave, turn the club's messages off or on, invite, accept/decline a request,
+    revoke an invitation."""
     club = _club(slug)
     user = signed_in(request.user)
     try:
@@ -71,6 +76,13 @@ def club_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
         elif action == "leave":
             services.club_leave(user=user, club=club)
             done = _("You left the club.")
+        elif action in ("messages-off", "messages-on"):
+            services.member_set_messages(user=user, club=club, off=action == "messages-off")
+            done = (
+                _("The club's messages no longer reach your notifications.")
+                if action == "messages-off"
+                else _("The club's messages reach your notifications again.")
+            )
         elif action == "invite":
             services.invitation_create(user=user, club=club)
             done = _("A new invitation link is ready.")
@@ -135,3 +147,33 @@ def season_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{slug}-season-{found.pk}.csv"'
     return response
+
+
+@login_required
+def club_message_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """Write to every member (the messages right); a refused message keeps its words in the
+    form, with the service's reason, and nothing is sent."""
+    club = _club(slug)
+    user = signed_in(request.user)
+    if not selectors.can(user=user, club=club, right="messages"):
+        raise PermissionDenied
+    form = ClubMessageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.club_message_send(club=club, sender=user, **form.cleaned_data)
+        except errors.ClubError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Your message was sent to the members."))
+            return redirect("clubs:detail", club.slug)
+    status = 400 if form.errors else 200
+    return render(request, "clubs/message_new.html", {"club": club, "form": form}, status=status)
+
+
+def club_message(request: HttpRequest, slug: str, message_id: int) -> HttpResponse:
+    """One of the club's messages, for its members (nobody else learns that it exists)."""
+    club = _club(slug)
+    found = selectors.message_for(club=club, message_id=message_id, viewer=request.user)
+    if found is None:
+        raise Http404
+    return render(request, "clubs/message.html", {"club": club, "club_message": found})

@@ -3,7 +3,10 @@ message's context (the messages around it in its room), and the actions that hid
 messages, mute their authors for a time (in the event, or site-wide) and dismiss
 reports. Every action goes through ``social.services``, which checks who may moderate
 what: the site's moderators (superusers, staff with the permission to change chat
-messages) everywhere, an event's organiser in his event. Every text is escaped."""
+messages) everywhere, an event's organiser in his event, and whom ``core.moderation``
+names (a club's moderators in the club's events; the club's people reach the admin by the
+clubs app's widening of its door). Lists and pages are scoped the same way. Every text is
+escaped."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from accounts.types import signed_in
 from core.errors import ServiceError
 from social import services
 from social.models import ChatBan, ChatMessage, ChatReport, SocialSettings
-from social.selectors import site_moderator
+from social.selectors import moderated_events, moderates_an_event, site_moderator
 from social.services.chat import message_place
 from tournaments.admin.common import ZonedTimes, with_zone, zoned_column
 
@@ -28,19 +31,23 @@ CONTEXT = 5  # messages shown before and after a reported one
 
 
 def _organiser(request: HttpRequest) -> bool:
+    """An event's organiser (staff) or one another app names a moderator of some event (a
+    club's moderator, ``core.moderation``): he moderates those events' chat here."""
     from tournaments.models import Tournament
 
     user = request.user
-    return (
-        bool(user.is_active and user.is_staff)
-        and Tournament.objects.filter(created_by_id=user.pk).exists()
-    )
+    if not user.is_active or not user.is_authenticated:
+        return False
+    if user.is_staff and Tournament.objects.filter(created_by_id=user.pk).exists():
+        return True
+    return moderates_an_event(signed_in(user))
 
 
-def _in_events_of(user_id: int, prefix: str = "") -> Q:
-    """Messages said in the tournaments ``user_id`` organises or at their tables."""
-    return Q(**{f"{prefix}tournament__created_by_id": user_id}) | Q(
-        **{f"{prefix}table__tournament_assignment__round__tournament__created_by_id": user_id}
+def _in_events_of(user: Any, prefix: str = "") -> Q:
+    """Messages said in the events ``user`` moderates (social.selectors.moderated_events)
+    or at their tables."""
+    return moderated_events(user, f"{prefix}tournament") | moderated_events(
+        user, f"{prefix}table__tournament_assignment__round__tournament"
     )
 
 
@@ -140,7 +147,7 @@ class ChatReportAdmin(ModeratedAdmin):
         rows = super().get_queryset(request).select_related("message__author", "reporter")
         if site_moderator(signed_in(request.user)):
             return rows
-        return rows.filter(_in_events_of(signed_in(request.user).pk, "message__"))
+        return rows.filter(_in_events_of(signed_in(request.user), "message__")).distinct()
 
     @admin.display(description=_("message"))
     def message_text(self, report: ChatReport) -> str:
@@ -232,7 +239,7 @@ class ChatMessageAdmin(ModeratedAdmin):
         rows = super().get_queryset(request)
         if site_moderator(signed_in(request.user)):
             return rows
-        return rows.filter(_in_events_of(signed_in(request.user).pk))
+        return rows.filter(_in_events_of(signed_in(request.user))).distinct()
 
     @admin.action(description=_("Hide the messages"))
     def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
@@ -242,7 +249,9 @@ class ChatMessageAdmin(ModeratedAdmin):
 @admin.register(ChatBan)
 class ChatBanAdmin(ZonedTimes, admin.ModelAdmin[ChatBan]):
     """Moderators' mutes: made by the actions above; shortened here (``until``, in the
-    viewer's zone, which the form names)."""
+    viewer's zone, which the form names). The site's moderators see every mute; an
+    event's moderator (its organiser, a club's moderator) those in the events he
+    moderates."""
 
     list_display = ("user", "tournament", "table", "until_tz", "reason", "created_by", "since")
     list_select_related = ("user", "tournament", "created_by")
@@ -250,6 +259,34 @@ class ChatBanAdmin(ZonedTimes, admin.ModelAdmin[ChatBan]):
     fields = ("user", "tournament", "table", "until", "reason", "created_by", "since")
     until_tz = zoned_column("until", _("until"))
     since = zoned_column("created_at", _("since"))
+
+    def _everyone(self, request: HttpRequest) -> bool:
+        user = request.user
+        return bool(user.is_active and user.is_staff and user.has_perm("social.view_chatban"))
+
+    def _moderates(self, request: HttpRequest, obj: ChatBan | None) -> bool:
+        if obj is None:
+            return _organiser(request)
+        return obj.tournament_id is not None and (
+            ChatBan.objects.filter(
+                moderated_events(signed_in(request.user), "tournament"), pk=obj.pk
+            ).exists()
+        )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatBan]:
+        rows = super().get_queryset(request)
+        if self._everyone(request) or not request.user.is_authenticated:
+            return rows
+        return rows.filter(moderated_events(signed_in(request.user), "tournament"))
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return super().has_module_permission(request) or _organiser(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_view_permission(request, obj) or self._moderates(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_change_permission(request, obj) or self._moderates(request, obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

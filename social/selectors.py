@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.types import Visitor, person
+from core import moderation
 from games import selectors as table_selectors
 from games.models import Seat, Table
 from social import errors, presence, realtime
@@ -213,8 +214,9 @@ class TournamentAccess:
 
 
 def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> TournamentAccess:
-    """Who reads and writes a tournament's chat: its entrants, its organiser and the
-    staff. What is said there while its tables play skips the people seated at them."""
+    """Who reads and writes a tournament's chat: its entrants, its organiser, its other
+    moderators (a club's, ``core.moderation``) and the staff. What is said there while its
+    tables play skips the people seated at them."""
     from tournaments.models import Assignment, Registration, Tournament
 
     tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -229,6 +231,7 @@ def tournament_chat_access(*, user: Visitor | None, tournament_id: int) -> Tourn
             user=me,
             status__in=(Registration.Status.REGISTERED, Registration.Status.CHECKED_IN),
         ).exists()
+        or may_moderate(user=me, tournament_id=tournament.pk)
     )
     playing = [
         uid
@@ -339,16 +342,37 @@ def site_moderator(user: User) -> bool:
     return user.is_active and user.is_staff and user.has_perm("social.change_chatmessage")
 
 
+def moderated_events(user: User, field: str = "pk") -> Q:
+    """The events ``user`` moderates, not being a site moderator, as a condition on
+    ``field`` (a tournament's id): those he organises, and those another app gives him
+    (a club's moderators its events: ``core.moderation``). Read each time."""
+    from tournaments.models import Tournament
+
+    mine = Tournament.objects.filter(created_by_id=user.pk).values("pk")
+    condition = Q(**{f"{field}__in": mine})
+    for events in moderation.moderated_tournaments(user):
+        condition |= Q(**{f"{field}__in": events})
+    return condition
+
+
+def moderates_an_event(user: User) -> bool:
+    """Whether ``user`` moderates at least one event's chat (the admin's queue opens)."""
+    from tournaments.models import Tournament
+
+    return user.is_active and Tournament.objects.filter(moderated_events(user)).exists()
+
+
 def may_moderate(*, user: User, tournament_id: int | None) -> bool:
     """The site's moderators everywhere; an event's organiser in his event (its chat and
-    its tables' chat)."""
+    its tables' chat), and whoever ``core.moderation`` names for it (a club's moderators
+    in the club's events)."""
     if site_moderator(user):
         return True
-    if tournament_id is None:
+    if tournament_id is None or not user.is_active:
         return False
     from tournaments.models import Tournament
 
-    return Tournament.objects.filter(pk=tournament_id, created_by=user).exists()
+    return Tournament.objects.filter(moderated_events(user), pk=tournament_id).exists()
 
 
 @dataclass(frozen=True, slots=True)

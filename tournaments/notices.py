@@ -34,7 +34,7 @@ def _changed(tournament: Tournament) -> None:
 
 def notifications_create(
     *,
-    tournament: Tournament,
+    tournament: Tournament | None,
     user_ids: Iterable[int],
     kind: str,
     text: str = "",
@@ -43,7 +43,9 @@ def notifications_create(
 ) -> int:
     """One notification per player (the caller's transaction); returns how many. The
     site's own notices are a ``kind`` and its ``params``, put into words when read (in
-    the reader's language); ``text`` is for the organiser's own words."""
+    the reader's language); ``text`` is for the organiser's own words. A notice of no
+    tournament (a club's message, sent by a higher app) is never e-mailed from here: its
+    sender's app decides."""
     rows = [
         Notification(
             user_id=u,
@@ -55,13 +57,13 @@ def notifications_create(
         )
         for u in dict.fromkeys(user_ids)
     ]
-    Notification.objects.bulk_create(rows)
+    Notification.objects.bulk_create(rows, batch_size=1000)
     if rows:
         from tournaments import realtime
 
         told = [r.user_id for r in rows]
         transaction.on_commit(lambda: realtime.notifications_changed(told))
-    if rows and kind in MAIL_KINDS:
+    if rows and tournament is not None and kind in MAIL_KINDS:
         ids = [r.user_id for r in rows]
         _mail(tournament, ids, kind, text, url, params or {})
     return len(rows)

@@ -13,9 +13,10 @@ from rest_framework.test import APIClient
 
 from accounts.types import User
 from clubs import services
-from clubs.models import Club, Invitation, JoinRequest, Membership
+from clubs.models import Club, ClubMessage, Invitation, JoinRequest, Membership
 from tests.clubs.helpers import club, founder_of, member
 from tests.factories import UserFactory
+from tournaments.models import Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -28,6 +29,8 @@ def _snapshot() -> list[Any]:
         list(Membership.objects.order_by("pk").values()),
         list(JoinRequest.objects.order_by("pk").values()),
         list(Invitation.objects.order_by("pk").values()),
+        list(ClubMessage.objects.order_by("pk").values()),
+        list(Notification.objects.order_by("pk").values()),
     ]
 
 
@@ -72,6 +75,14 @@ ENDPOINTS: dict[str, tuple[str, Call]] = {
     ),
     "invitations": ("members", lambda c, m: ("get", f"/api/v1/clubs/{c.slug}/invitations/", {})),
     "requests": ("members", lambda c, m: ("get", f"/api/v1/clubs/{c.slug}/requests/", {})),
+    "message": (
+        "messages",
+        lambda c, m: (
+            "post",
+            f"/api/v1/clubs/{c.slug}/messages/",
+            {"subject": "Thursday", "text": "At seven."},
+        ),
+    ),
 }
 
 

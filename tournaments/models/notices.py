@@ -39,7 +39,7 @@ class Announcement(models.Model):
 
 class Notification(models.Model):
     """One line in a player's notification area (the site header): an announcement,
-    check-in opening, his table being ready."""
+    check-in opening, his table being ready, a message of a club he belongs to."""
 
     class Kind(models.TextChoices):
         ANNOUNCEMENT = "announcement", _("announcement")
@@ -50,6 +50,9 @@ class Notification(models.Model):
         AMENDED = "amended", _("your table's places were amended")
         STARTS_SOON = "starts_soon", _("starts soon")
         CHECK_IN_SOON = "check_in_soon", _("check-in closes soon")
+        # A message of a group the player belongs to (a club's, sent by a higher app): no
+        # tournament; ``params`` name the sender ("sender") and hold its subject.
+        GROUP_MESSAGE = "group_message", _("a message to members")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -43,6 +43,11 @@ def notification_text(note: Any) -> str:
             "reason": note.text or _("no reason given"),
         }
     params = note.params or {}
+    if note.kind == Notification.Kind.GROUP_MESSAGE:
+        return _("A message from %(sender)s: %(subject)s") % {
+            "sender": params.get("sender", ""),
+            "subject": params.get("subject", note.text),
+        }
     if note.kind == Notification.Kind.STARTS_SOON:
         return f"{name}: " + _("Starts in %(n)s minutes.") % {"n": params.get("minutes", "?")}
     if note.kind == Notification.Kind.CHECK_IN_SOON:
