@@ -39,7 +39,8 @@ run: install ## Serve on http://127.0.0.1:8000 with the embedded default (SQLite
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL DJANGO_DEBUG=$${DJANGO_DEBUG:-true} \
 	  $(RUN) uvicorn config.asgi:application --host $(HOST) --port $(PORT) --no-proxy-headers --reload \
 	    --reload-dir config --reload-dir core --reload-dir accounts --reload-dir games --reload-dir tournaments \
-	    --reload-dir ratings --reload-dir analysis --reload-dir social --reload-dir templates --reload-include '*.html'
+	    --reload-dir ratings --reload-dir analysis --reload-dir social --reload-dir clubs \
+	    --reload-dir fairplay --reload-dir templates --reload-include '*.html'
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist), each on databases of its own
 # (tests/services.py): most of its time is spent waiting on servers, workers and clocks, so
