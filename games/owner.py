@@ -371,7 +371,7 @@ class Registry:
         self._loop = loop
         self.channel = await layer.new_channel("owner.")
         self._listener = loop.create_task(self._hear(self.channel))
-        for table_id in self.tables:
+        for table_id in list(self.tables):
             await layer.group_add(owner_group(table_id), self.channel)
 
     async def _hear(self, channel: str) -> None:

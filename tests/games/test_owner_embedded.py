@@ -4,8 +4,6 @@ bots plays over a real websocket as without it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.games import test_embedded as embedded
@@ -15,9 +13,8 @@ pytestmark = pytest.mark.timeout(180)
 
 
 @pytest.fixture
-def owner_on(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def owner_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GAMES_TABLE_OWNER", "true")  # the server started below inherits it
-    yield
 
 
 def test_a_deal_against_two_bots_plays_with_one_owner_per_table(
