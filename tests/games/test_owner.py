@@ -6,6 +6,7 @@ connection and its own command channel."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -196,3 +197,77 @@ async def test_a_stale_owners_write_is_refused_by_the_fence(
         )()
         == 1
     )
+
+
+async def test_with_no_owner_answering_the_command_is_written_through_the_fence(
+    processes: list[owner.Registry], settings: Any
+) -> None:
+    """The owner holds the lock but does not answer (paused): the command waits its
+    timeout, then is written by the process that got it; the owner catches up after."""
+    settings.GAMES_TABLE_OWNER_TIMEOUT = 0.3
+    a, b = processes
+    table, users = await started()
+    assert await a.take(table.pk)
+    assert a._listener is not None
+    a._listener.cancel()  # a hears nothing any more
+    command, user = await next_move(table, users)
+    written = await b.submit(command, user)
+    assert written == {"version": command["version"] + 1, "duplicate": False}
+    assert not b.owns(table.pk)
+    # a's next command starts from a version it did not write.
+    command, user = await next_move(table, users)
+    after = await a.submit(command, user)
+    assert after["version"] == written["version"] + 1
+    assert await sync_to_async(log_versions)(table.pk) == list(range(1, after["version"] + 1))
+
+
+async def test_a_table_given_up_is_taken_by_the_next_process_that_gets_a_command(
+    processes: list[owner.Registry], settings: Any
+) -> None:
+    settings.GAMES_TABLE_OWNER_TIMEOUT = 0.3
+    a, b = processes
+    table, users = await started()
+    command, user = await next_move(table, users)
+    await b.submit(command, user)
+    command, user = await next_move(table, users)
+    assert (await a.submit(command, user))["version"] == command["version"] + 1
+    assert table.pk in a.elsewhere  # b owns it: a asked b
+    await b.release(table.pk)
+    command, user = await next_move(table, users)
+    assert (await a.submit(command, user))["version"] == command["version"] + 1
+    assert a.owns(table.pk) and table.pk not in a.elsewhere
+
+
+async def test_a_dead_ownership_connection_is_found_by_the_owners_own_check(
+    processes: list[owner.Registry], settings: Any
+) -> None:
+    settings.GAMES_TABLE_OWNER_CHECK_SECONDS = 0.05
+    a, _ = processes
+    table, users = await started()
+    command, user = await next_move(table, users)
+    await a.submit(command, user)
+    await sync_to_async(terminate)(a._conn.info.backend_pid)
+    for _ in range(200):
+        if not a.owns(table.pk):
+            break
+        await asyncio.sleep(0.05)
+    assert not a.owns(table.pk)
+
+
+async def test_a_players_return_and_an_unknown_command_go_through_the_owner(
+    processes: list[owner.Registry],
+) -> None:
+    a, _ = processes
+    table, users = await started()
+    back = {"table_id": table.pk, "command": "back", "user_id": users[0].pk}
+    assert await a.submit(back) == {}
+    unknown = {**back, "command": "fold"}
+    with pytest.raises(errors.UnknownType):
+        _raise(await a.submit(unknown))
+
+
+async def test_an_answers_error_is_raised_as_the_service_raised_it() -> None:
+    error = owner._error({"error": "not_your_turn", "message": "wait"})
+    assert isinstance(error, errors.NotYourTurn) and error.message == "wait"
+    other = owner._error({"error": "something_new", "message": "new"})
+    assert type(other) is errors.TableError and other.code == "something_new"
