@@ -228,6 +228,13 @@ class Registry:
             )
             if not taken:
                 return False
+            if table_id in self.tables:
+                # Another command here took it meanwhile: a session's advisory lock
+                # counts its takings, so this one is given back at once.
+                await sync_to_async(self._locking, thread_sensitive=False)(
+                    "SELECT pg_advisory_unlock(%s, %s)", table_id
+                )
+                return True
         if table_id not in self.tables:
             self.tables[table_id] = Owned(table_id)
             table_state.forget(table_id)  # rebuilt from the log, as the owner sees it

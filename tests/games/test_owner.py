@@ -271,3 +271,14 @@ async def test_an_answers_error_is_raised_as_the_service_raised_it() -> None:
     assert isinstance(error, errors.NotYourTurn) and error.message == "wait"
     other = owner._error({"error": "something_new", "message": "new"})
     assert type(other) is errors.TableError and other.code == "something_new"
+
+
+async def test_two_commands_taking_a_table_at_once_leave_one_lock_to_give_back(
+    processes: list[owner.Registry],
+) -> None:
+    a, b = processes
+    table, _ = await started()
+    assert await asyncio.gather(a.take(table.pk), a.take(table.pk)) == [True, True]
+    await a.release(table.pk)
+    assert await sync_to_async(lock_holders)(table.pk) == []
+    assert await b.take(table.pk)
