@@ -410,6 +410,11 @@ GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
 # token, its password, a sign-out: checked in PostgreSQL every half of it, and before the
 # socket acts when the last check is older), however the closing message fares in Redis.
 GAMES_WS_CREDENTIAL_SECONDS = env.float("GAMES_WS_CREDENTIAL_SECONDS", default=5.0)
+# One owner per live table (games/owner.py): the process holding a table's advisory lock
+# applies its commands in order, the others send them to it. Off: every process writes.
+GAMES_TABLE_OWNER = env.bool("GAMES_TABLE_OWNER", default=False)
+GAMES_TABLE_OWNER_TIMEOUT = 2.0  # seconds a command waits for the owner's answer
+GAMES_TABLE_OWNER_CHECK_SECONDS = 1.0  # how often the owner checks its lock's connection
 # ------------------------------------------------------------------ the social app (docs/social.md)
 # A social socket that stops without closing (its server died) still counts its person
 # online for at most this many seconds; each process re-scores its sockets every third.

@@ -27,7 +27,7 @@ from django.conf import settings
 from accounts.types import Visitor
 from core.sockets import CLOSE_ABUSE, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, RateLimit, in_pool
 from core.ws_guard import GuardedSocket
-from games import errors, messages, realtime, selectors, services
+from games import errors, messages, owner, realtime, selectors, services
 from games import state as table_state
 
 _action_submit = in_pool(services.action_submit)
@@ -179,6 +179,8 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
             if sockets_at[self.table_id] <= 0:
                 del sockets_at[self.table_id]
                 table_state.forget(self.table_id)
+                if owner.enabled():
+                    await owner.let_go(self.table_id)
 
     # -- from the client ---------------------------------------------------------------
 
@@ -210,32 +212,57 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
             ):
                 await self.send_state()
 
+    def command(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A command for the table's owner (games.owner): who sends it, and what."""
+        return {"table_id": self.table_id, "command": kind, "user_id": self.user_id, **fields}
+
     async def on_action(self, message: messages.ActionMessage) -> None:
-        applied = await _action_submit(
-            table_id=self.table_id,
-            user=self.user,
-            action=message.action,
-            expected_version=message.version,
-            source="human",
-            client_id=message.client_id,
-        )
+        if owner.enabled():
+            answer = await owner.command(
+                self.command(
+                    "action",
+                    action=message.action.to_dict(),
+                    version=message.version,
+                    client_id=message.client_id,
+                ),
+                self.user,
+            )
+            version, duplicate = answer["version"], answer["duplicate"]
+        else:
+            applied = await _action_submit(
+                table_id=self.table_id,
+                user=self.user,
+                action=message.action,
+                expected_version=message.version,
+                source="human",
+                client_id=message.client_id,
+            )
+            version, duplicate = applied.version, applied.duplicate
         self.limit.refund()
         self.user_limit.refund()
-        ack = {"type": "ack", "id": message.id, "version": applied.version}
-        if applied.duplicate:
+        ack = {"type": "ack", "id": message.id, "version": version}
+        if duplicate:
             ack["duplicate"] = True
         await self.send(text_data=_dumps(ack))
-        if applied.duplicate:
+        if duplicate:
             await self.send_state()
 
     async def on_seed(self, message: messages.SeedMessage) -> None:
-        await _seed_add(
-            table_id=self.table_id, user=self.user, dealing=message.dealing, seed=message.seed
-        )
+        if owner.enabled():
+            await owner.command(
+                self.command("seed", dealing=message.dealing, seed=message.seed), self.user
+            )
+        else:
+            await _seed_add(
+                table_id=self.table_id, user=self.user, dealing=message.dealing, seed=message.seed
+            )
         await self.send(text_data=_dumps({"type": "ack", "id": message.id}))
 
     async def on_back(self, message: messages.BackMessage) -> None:
-        await _seat_return(table_id=self.table_id, user=self.user)
+        if owner.enabled():
+            await owner.command(self.command("back"), self.user)
+        else:
+            await _seat_return(table_id=self.table_id, user=self.user)
         await self.send(text_data=_dumps({"type": "ack", "id": message.id}))
 
     async def on_sync(self, message: messages.SyncMessage) -> None:
@@ -323,7 +350,7 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
 
     async def table_message(self, event: dict[str, Any]) -> None:
         change = event.get("change")
-        if change is not None:
+        if change is not None and not owner.enabled():
             # Before the player sees the update, so that his answer to it finds this
             # process's state of the table already there (no catch-up read).
             table_state.follow(self.table_id, change)

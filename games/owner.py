@@ -1,0 +1,442 @@
+"""One owner per live table (setting ``GAMES_TABLE_OWNER``): the process that holds a
+table's PostgreSQL advisory lock applies its commands (a player's action, his seed, his
+return) one after another, and every other process sends it the commands of the table.
+
+* **Ownership** is a session advisory lock ``pg_try_advisory_lock(LOCK_NAMESPACE,
+  table_id)`` held on one connection this process keeps for all the tables it owns
+  (never a pooled one: the lock lives as long as that connection). When the connection
+  dies (the process, the network, ``pg_terminate_backend``), every lock goes with it, and
+  this process drops every table it owned the next time it looks (:meth:`Registry.check`,
+  run by the listener every ``GAMES_TABLE_OWNER_CHECK_SECONDS``, and by every ``take``).
+  On SQLite (the embedded default: one process) the process always owns, with no lock.
+* **Order**: the owner applies a table's commands strictly in turn (one ``asyncio.Lock``
+  per table on its event loop), each through the one service write
+  (``games.services.action_submit``), so the engine state it keeps is ``games.state``'s.
+* **The fence**: the action log's unique (table, version) and the version check of that
+  write. A process that lost its lock without knowing (paused, cut off) can never commit
+  a second action at a version: its write is refused (``StaleVersion`` for a version it
+  believed current), it drops the table and its state, and the command goes once more,
+  to the owner as it is now. Nothing is acknowledged before it is committed.
+* **Commands from elsewhere**: a socket on a process that does not own the table sends
+  ``{"type": "table.command", …}`` over the channel layer to the group
+  :func:`owner_group` (only the owner joins it) with a reply channel and a correlation id,
+  and waits ``GAMES_TABLE_OWNER_TIMEOUT`` seconds for the answer. With no answer it takes
+  ownership itself, or, when another process holds the lock and does not answer, makes
+  the write itself (the fence keeps that safe; the owner catches its state up from the
+  log when it sees a version it did not write). Workers that never own (Celery's bot
+  turns and clock) write directly, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connections
+
+from accounts.types import User, Visitor
+from core.realtime import channel_release
+from core.sockets import ON_SQLITE, in_pool
+from games import errors, services
+from games import state as table_state
+from games.engine import action_from_dict
+
+log = logging.getLogger(__name__)
+
+# The first key of the games' advisory locks (two int4 keys: this, the table's id).
+LOCK_NAMESPACE = 0x7468  # "th"
+
+ELSEWHERE_REMEMBERED = 10_000
+
+COMMAND = "table.command"
+REPLY = "table.reply"
+
+
+def enabled() -> bool:
+    return bool(settings.GAMES_TABLE_OWNER)
+
+
+def owner_group(table_id: int) -> str:
+    """The channel-layer group only a table's owner joins."""
+    return f"table.{table_id}.owner"
+
+
+@dataclass
+class Owned:
+    """A table this process owns: its commands' turn (``lock``) and the version of the
+    last action this process wrote there (None: none yet)."""
+
+    table_id: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    version: int | None = None
+
+
+# -- the commands ---------------------------------------------------------------------------
+
+
+def _user(user_id: int) -> Visitor:
+    """The person a command from another process names: only his id is read by the
+    services it runs (his seat is looked up by it), and the socket that sent it
+    authenticated him and checked his credential, so nothing is read here."""
+    return User(pk=user_id)
+
+
+def _run(command: dict[str, Any], user: Visitor | None) -> dict[str, Any]:
+    """Carry out one command (in a worker thread): its answer, or its error's code."""
+    table_id = command["table_id"]
+    try:
+        if user is None:
+            user = _user(command["user_id"])
+        kind = command["command"]
+        if kind == "action":
+            applied = services.action_submit(
+                table_id=table_id,
+                user=user,
+                action=action_from_dict(command["action"]),
+                expected_version=command["version"],
+                source=command.get("source", "human"),
+                client_id=command.get("client_id"),
+            )
+            return {"version": applied.version, "duplicate": applied.duplicate}
+        if kind == "seed":
+            services.dealing_add_seed(
+                table_id=table_id, user=user, dealing=command["dealing"], seed=command["seed"]
+            )
+        elif kind == "back":
+            services.seat_return(table_id=table_id, user=user)
+        else:
+            raise errors.UnknownType(f"no command {kind!r}")
+        return {}
+    except errors.TableError as exc:
+        return {"error": exc.code, "message": exc.message}
+
+
+_run_in_pool = in_pool(_run)
+
+
+def _error(answer: dict[str, Any]) -> errors.TableError:
+    """The error an answer carries, as the service raised it (same code, same message)."""
+    code = answer["error"]
+    for kind in _error_kinds(errors.TableError):
+        if kind.code == code:
+            return kind(answer.get("message"))
+    error = errors.TableError(answer.get("message"))
+    error.code = code
+    return error
+
+
+def _error_kinds(base: type[errors.TableError]) -> list[type[errors.TableError]]:
+    kinds: list[type[errors.TableError]] = []
+    for kind in base.__subclasses__():
+        kinds.append(kind)
+        kinds.extend(_error_kinds(kind))
+    return kinds
+
+
+# -- the registry ---------------------------------------------------------------------------
+
+
+class Registry:
+    """The live tables this process owns, the connection that holds their locks, and the
+    channel it hears commands on. One per process (:data:`registry`); tests make more to
+    play several processes."""
+
+    def __init__(self) -> None:
+        self.tables: dict[int, Owned] = {}
+        # Tables whose owner answered from another process: their commands go there
+        # first, without trying the lock each time.
+        self.elsewhere: set[int] = set()
+        self._conn: Any = None
+        self._conn_lock = threading.Lock()
+        self.channel: str | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- ownership (the advisory lock) -------------------------------------------------------
+
+    def _locking(self, sql: str, table_id: int) -> bool:
+        """Run one advisory-lock statement on the ownership connection (opened on first
+        use, autocommit). A connection found dead loses every lock: all tables dropped."""
+        with self._conn_lock:
+            for attempt in (1, 2):
+                if self._conn is None or self._conn.closed:
+                    if self._conn is not None:
+                        self._lost()
+                    # Its own connection, never one of the pool's: the locks live as
+                    # long as it does.
+                    params = connections["default"].get_connection_params()
+                    self._conn = psycopg.connect(**params, autocommit=True)
+                try:
+                    row = self._conn.execute(sql, [LOCK_NAMESPACE, table_id]).fetchone()
+                    return bool(row[0])
+                except Exception:
+                    if attempt == 2:
+                        raise
+                    log.warning("the ownership connection died: every table owned here is dropped")
+                    self._close()
+                    self._lost()
+        return False  # pragma: no cover - the loop returns or raises
+
+    def _close(self) -> None:
+        with contextlib.suppress(Exception):  # closing a dead connection
+            self._conn.close()
+
+    def _lost(self) -> None:
+        for table_id in list(self.tables):
+            self._drop(table_id)
+
+    def _drop(self, table_id: int) -> None:
+        """Forget a table this process no longer owns, and its engine state."""
+        owned = self.tables.pop(table_id, None)
+        table_state.forget(table_id)
+        if owned is not None and self.channel is not None:
+            self._discard_group(table_id)
+
+    def _discard_group(self, table_id: int) -> None:
+        layer, loop, channel = get_channel_layer(), self._loop, self.channel
+        if layer is None or loop is None or loop.is_closed() or channel is None:
+            return
+        coroutine = layer.group_discard(owner_group(table_id), channel)
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            loop.create_task(coroutine)
+        else:
+            asyncio.run_coroutine_threadsafe(coroutine, loop)
+
+    def owns(self, table_id: int) -> bool:
+        return table_id in self.tables
+
+    async def take(self, table_id: int) -> bool:
+        """Own the table if nobody does (this process may already); True when it does."""
+        if table_id in self.tables:
+            return True
+        if not ON_SQLITE:
+            taken = await sync_to_async(self._locking, thread_sensitive=False)(
+                "SELECT pg_try_advisory_lock(%s, %s)", table_id
+            )
+            if not taken:
+                return False
+            if table_id in self.tables:
+                # Another command here took it meanwhile: a session's advisory lock
+                # counts its takings, so this one is given back at once.
+                await sync_to_async(self._locking, thread_sensitive=False)(
+                    "SELECT pg_advisory_unlock(%s, %s)", table_id
+                )
+                return True
+        if table_id not in self.tables:
+            self.tables[table_id] = Owned(table_id)
+            table_state.forget(table_id)  # rebuilt from the log, as the owner sees it
+            await self._listen()
+            layer = get_channel_layer()
+            if layer is not None and self.channel is not None:
+                await layer.group_add(owner_group(table_id), self.channel)
+        return True
+
+    async def release(self, table_id: int) -> None:
+        """Give the table up (its last socket here left): its lock and its state."""
+        owned = self.tables.get(table_id)
+        if owned is None:
+            return
+        async with owned.lock:
+            if self.tables.get(table_id) is not owned:
+                return
+            self._drop(table_id)
+            if not ON_SQLITE:
+                await sync_to_async(self._locking, thread_sensitive=False)(
+                    "SELECT pg_advisory_unlock(%s, %s)", table_id
+                )
+
+    def check(self) -> bool:
+        """Whether the ownership connection is alive; when it is not, every table owned
+        here is dropped (another process may hold their locks already)."""
+        if ON_SQLITE or self._conn is None:
+            return True
+        with self._conn_lock:
+            try:
+                self._conn.execute("SELECT 1")
+                return True
+            except Exception:
+                log.warning("the ownership connection died: every table owned here is dropped")
+                self._close()
+                self._conn = None
+                self._lost()
+                return False
+
+    def close(self) -> None:
+        """Let every table go (tests; a process that stops gives its locks up by dying)."""
+        if self._listener is not None:
+            with contextlib.suppress(RuntimeError):  # its loop closed already
+                self._listener.cancel()
+            self._listener = None
+        self.tables.clear()
+        self.elsewhere.clear()
+        self.channel = None
+        with self._conn_lock:
+            if self._conn is not None:
+                self._close()
+                self._conn = None
+
+    # -- commands ----------------------------------------------------------------------------
+
+    async def submit(self, command: dict[str, Any], user: Visitor | None = None) -> dict[str, Any]:
+        """Carry out ``command`` at its table, wherever the table's owner is: here (in
+        order with the table's other commands), at the owner over the channel layer, or,
+        when nobody answers and the lock is another's, here through the fenced write."""
+        table_id = command["table_id"]
+        if table_id in self.tables or (
+            table_id not in self.elsewhere and await self.take(table_id)
+        ):
+            answer = await self._apply(command, user)
+            if answer is not None:
+                return answer
+            # The fence refused this process's write: it owns the table no more.
+            if await self.take(table_id):
+                return await self._apply(command, user) or _stale()
+        answer = await self._ask(command)
+        if answer is not None:
+            if len(self.elsewhere) >= ELSEWHERE_REMEMBERED:
+                self.elsewhere.clear()
+            self.elsewhere.add(table_id)
+            return answer
+        self.elsewhere.discard(table_id)
+        if await self.take(table_id):
+            return await self._apply(command, user) or _stale()
+        return await _run_in_pool(command, user)
+
+    async def _apply(self, command: dict[str, Any], user: Visitor | None) -> dict[str, Any] | None:
+        """Apply a command of a table owned here, in its turn. None: the write was refused
+        by the fence (another process wrote the version this one believed current): the
+        table and its state are dropped here."""
+        table_id = command["table_id"]
+        owned = self.tables.get(table_id)
+        if owned is None:
+            return None
+        async with owned.lock:
+            if self.tables.get(table_id) is not owned:
+                return None
+            # A version written elsewhere (a bot's turn on a worker, a write through the
+            # fence) is caught up from the log's rows by the service (games.state).
+            answer = await _run_in_pool(command, user)
+            if answer.get("error") == errors.StaleVersion.code and (
+                command.get("version") == owned.version
+            ):
+                self._drop(table_id)
+                if not ON_SQLITE:
+                    await sync_to_async(self._locking, thread_sensitive=False)(
+                        "SELECT pg_advisory_unlock(%s, %s)", table_id
+                    )
+                return None
+            if "version" in answer:
+                owned.version = answer["version"]
+            return answer
+
+    async def _ask(self, command: dict[str, Any]) -> dict[str, Any] | None:
+        """Send ``command`` to the table's owner; its answer, or None when none came."""
+        layer = get_channel_layer()
+        if layer is None:
+            return None
+        reply = await layer.new_channel("owner-reply.")
+        correlation = uuid.uuid4().hex
+        try:
+            await layer.group_send(
+                owner_group(command["table_id"]),
+                {"type": COMMAND, "command": command, "reply": reply, "id": correlation},
+            )
+            async with asyncio.timeout(settings.GAMES_TABLE_OWNER_TIMEOUT):
+                while True:
+                    message = await layer.receive(reply)
+                    if message.get("id") == correlation:
+                        answer: dict[str, Any] = message["answer"]
+                        return answer
+        except TimeoutError:
+            return None
+        finally:
+            await channel_release(reply)
+
+    # -- the owner's side: hearing commands ------------------------------------------------
+
+    async def _listen(self) -> None:
+        """Open this process's command channel and start hearing it (once per loop)."""
+        loop = asyncio.get_running_loop()
+        if self._listener is not None and not self._listener.done() and self._loop is loop:
+            return
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        self._loop = loop
+        self.channel = await layer.new_channel("owner.")
+        self._listener = loop.create_task(self._hear(self.channel))
+        for table_id in list(self.tables):
+            await layer.group_add(owner_group(table_id), self.channel)
+
+    async def _hear(self, channel: str) -> None:
+        layer = get_channel_layer()
+        assert layer is not None
+        checker = asyncio.get_running_loop().create_task(self._keep_checking())
+        try:
+            while True:
+                message = await layer.receive(channel)
+                if message.get("type") == COMMAND:
+                    asyncio.get_running_loop().create_task(self._answer(message))
+        finally:
+            checker.cancel()
+
+    async def _keep_checking(self) -> None:
+        while True:
+            await asyncio.sleep(settings.GAMES_TABLE_OWNER_CHECK_SECONDS)
+            if self.tables:
+                await sync_to_async(self.check, thread_sensitive=False)()
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        command = message["command"]
+        layer = get_channel_layer()
+        assert layer is not None
+        try:
+            answer = await self._apply(command, None)
+        except Exception:
+            log.exception("a command of table %s failed", command.get("table_id"))
+            return  # no answer: the caller decides after its timeout
+        if answer is None:
+            return  # not the owner any more: the caller finds the owner as it is now
+        await layer.send(message["reply"], {"type": REPLY, "id": message["id"], "answer": answer})
+
+
+def _stale() -> dict[str, Any]:
+    return {"error": errors.StaleVersion.code, "message": errors.StaleVersion().message}
+
+
+registry = Registry()
+
+
+# -- what the sockets call --------------------------------------------------------------------
+
+
+async def command(command: dict[str, Any], user: Visitor | None = None) -> dict[str, Any]:
+    """Carry out a table's command (``{"table_id", "command": "action" | "seed" | "back",
+    …}``) through its owner; raises the service's error, returns its answer."""
+    answer = await registry.submit(command, user)
+    if "error" in answer:
+        raise _error(answer)
+    return answer
+
+
+async def claim(table_id: int) -> bool:
+    """A socket of the table connected here: own the table unless another process does."""
+    return await registry.take(table_id)
+
+
+async def let_go(table_id: int) -> None:
+    """The table's last socket here left."""
+    await registry.release(table_id)
