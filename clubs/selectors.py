@@ -420,3 +420,37 @@ def series_next_day(*, series: Series, now: datetime | None = None) -> date | No
         skipped=series.skipped,
     )
     return found[0][0] if found else None
+
+
+@dataclass(frozen=True)
+class Evening:
+    """One coming date of a recurring evening: its local date, its start (UTC), whether it
+    is skipped, and its event once created (a tournament, changed on its own admin page)."""
+
+    day: date
+    starts_at: datetime
+    skipped: bool
+    event: ClubEvent | None
+
+
+def series_coming(*, series: Series, now: datetime | None = None, weeks: int = 8) -> list[Evening]:
+    """The series' dates of the next ``weeks`` weeks, skipped ones included (none once it is
+    stopped), each with its event if already created."""
+    if series.stopped_at is not None:
+        return []
+    moment = now or timezone.now()
+    found = occurrences(
+        weekday=series.weekday,
+        at=series.start_time,
+        zone=series.time_zone,
+        start=moment,
+        end=moment + timedelta(days=7 * weeks),
+    )
+    events_ = {
+        e.occurrence: e
+        for e in ClubEvent.objects.filter(
+            series=series, occurrence__in=[day for day, _at in found]
+        ).select_related("tournament")
+    }
+    skipped = set(series.skipped)
+    return [Evening(day, at, day.isoformat() in skipped, events_.get(day)) for day, at in found]
