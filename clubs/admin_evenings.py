@@ -51,7 +51,8 @@ def coming_html(series: Series) -> str:
             link = format_html(' · <a href="{}">{}</a>', url, _("change this evening"))
         rows.append((_when(series, evening), _state(evening), link))
     return format_html(
-        "<ul class='coming-evenings'>{}</ul>",
+        # The admin's aligned form indents a list under its label's column: not this one.
+        "<ul class='coming-evenings' style='margin: 0; padding: 0; list-style: none'>{}</ul>",
         format_html_join("", "<li>{} — {}{}</li>", rows),
     )
 
