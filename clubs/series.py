@@ -286,7 +286,7 @@ def event_seasons_refresh(*, tournament_id: int) -> int:
     dates hold it; how many tables were stored. Nothing for an event not finished (no
     season counts it yet) or not a club's."""
     event = (
-        ClubEvent.objects.select_for_update()
+        ClubEvent.objects.select_for_update(of=("self",))
         .select_related("tournament", "club")
         .filter(tournament_id=tournament_id, tournament__status=Tournament.Status.FINISHED)
         .first()
@@ -294,8 +294,12 @@ def event_seasons_refresh(*, tournament_id: int) -> int:
     if event is None:
         return 0
     rows = selectors.events_results(events_=[event])[tournament_id]
-    if not EventResults.objects.filter(event=event).update(rows=rows, written_at=timezone.now()):
-        EventResults.objects.create(event=event, rows=rows)
+    EventResults.objects.bulk_create(  # one statement: inserted, or replaced whole
+        [EventResults(event=event, rows=rows, written_at=timezone.now())],
+        update_conflicts=True,
+        unique_fields=["event"],
+        update_fields=["rows", "written_at"],
+    )
     day = timezone.localtime(event.tournament.starts_at, ZoneInfo(event.club.time_zone)).date()
     open_ = Season.objects.filter(
         club=event.club, closed_at__isnull=True, starts_on__lte=day, ends_on__gte=day
