@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.types import signed_in
-from clubs import errors, selectors, services
+from clubs import admin_evenings, errors, selectors, services
 from clubs import series as series_services
 from clubs.models import (
     Club,
@@ -494,17 +494,22 @@ class SeriesForm(forms.ModelForm[Series]):
 @admin.register(Series)
 class SeriesAdmin(ClubObjectPermissions):
     """A club's recurring evenings: change one and every evening not created yet follows
-    (one already created is a tournament, changed in its own page)."""
+    (all that follow); one already created is a tournament, changed in its own page, linked
+    from the series' coming dates (that one evening)."""
 
     form = SeriesForm
     list_display = ("name", "club", "weekday", "start_time", "time_zone", "next_day", "stopped_at")
     list_filter = (("club", admin.RelatedOnlyFieldListFilter),)
     fields = (
         "club", "name", "weekday", "start_time", "time_zone", "tournament_fields",
-        "members_only", "days_ahead", "registration_hours", "skipped", "stopped_at",
+        "members_only", "days_ahead", "registration_hours", "coming", "skipped", "stopped_at",
     )  # fmt: skip
-    readonly_fields = ("skipped", "stopped_at")
-    actions = ("create_coming", "skip_next", "stop")
+    readonly_fields = ("coming", "skipped", "stopped_at")
+    actions = ("create_coming", "skip_next", "skip_date", "stop")
+
+    @admin.display(description=_("coming evenings"))
+    def coming(self, obj: Series) -> str:
+        return admin_evenings.coming_html(obj)
 
     @admin.display(description=_("next evening"))
     def next_day(self, obj: Series) -> str:
@@ -534,6 +539,26 @@ class SeriesAdmin(ClubObjectPermissions):
             series_services.series_skip(user=user, series=obj, day=day)
 
         self._run(request, queryset, act, _("Skipped"))
+
+    @admin.action(description=_("Skip a chosen date…"))
+    def skip_date(self, request: HttpRequest, queryset: QuerySet[Series]) -> Any:
+        chosen = list(queryset[:2])
+        if len(chosen) != 1:
+            self.message_user(
+                request, _("Choose one recurring evening to skip a date of."), messages.WARNING
+            )
+            return None
+        return admin_evenings.skip_date(
+            self,
+            request,
+            chosen[0],
+            lambda day: self._run(
+                request,
+                queryset,
+                lambda user, obj: series_services.series_skip(user=user, series=obj, day=day),
+                _("Skipped"),
+            ),
+        )
 
     @admin.action(description=_("Stop (no further evening is created)"))
     def stop(self, request: HttpRequest, queryset: QuerySet[Series]) -> None:

@@ -261,6 +261,39 @@ class Season(models.Model):
         return f"{self.club}: {self.name}"
 
 
+class EventResults(models.Model):
+    """A club event's results as a season scores them, stored each time its standings are
+    written (clubs.series.event_seasons_refresh): three columns with an entry for each
+    player listed, ``[user ids, places (null: disqualified, unranked), what his tables
+    earned (a duplicate event: his matchpoints)]``. Replaced whole, never added to."""
+
+    event = models.OneToOneField(
+        ClubEvent, on_delete=models.CASCADE, primary_key=True, related_name="season_results"
+    )
+    rows = models.JSONField(default=list)
+    written_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.event}: results"
+
+
+class SeasonTable(models.Model):
+    """An open season's table as last computed from its events' stored results
+    (clubs.series.season_table_store): the ``key`` it was computed for (the scoring and the
+    events) and its ``rows`` without the players' names. Served while the key holds;
+    replaced whole, never added to, so a result counts exactly once."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, primary_key=True, related_name="stored"
+    )
+    key = models.JSONField()
+    rows = models.JSONField(default=list)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.season}: table"
+
+
 class ClubMessage(models.Model):
     """An announcement from a holder of the messages right to every member; each member
     who has not left the club's messages off finds it in his notification area (its

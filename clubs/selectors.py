@@ -21,10 +21,12 @@ from clubs.models import (
     Club,
     ClubEvent,
     ClubMessage,
+    EventResults,
     Invitation,
     JoinRequest,
     Membership,
     Season,
+    SeasonTable,
     Series,
 )
 from clubs.recurrence import occurrences
@@ -248,56 +250,111 @@ def season_events(*, season: Season) -> list[ClubEvent]:
     )
 
 
-def season_results(*, season: Season, events_: list[ClubEvent]) -> dict[int, list[seasons.Result]]:
-    """Each event's results as the season scores them: every listed player's final place
-    (``None`` when disqualified) and, for the ``table`` scheme, what his tables earned him —
-    the placement points of each finished table's place (as amended), or a duplicate
-    event's matchpoints (its standings' game score, docs/duplicate.md)."""
+def events_results(*, events_: list[ClubEvent]) -> dict[int, list[list[Any]]]:
+    """Each event's results as a season scores them, read from its standings and tables in
+    two set-based queries, whatever the scheme: three columns, ``[user ids, places,
+    earned]``, one entry for every listed player — his final place (``None`` when
+    disqualified or unranked) and what his tables earned him: the placement points of each
+    finished table's place (as amended), or a duplicate event's matchpoints (its standings'
+    game score, docs/duplicate.md)."""
     ids = [e.tournament_id for e in events_]
     duplicate = {
         e.tournament_id for e in events_ if e.tournament.format == Tournament.Format.DUPLICATE
     }
-    earned: dict[tuple[int, int], int] = {}
-    if season.scheme == Season.Scheme.TABLE:
-        seats = (
-            AssignmentSeat.objects.filter(
-                assignment__round__tournament_id__in=[i for i in ids if i not in duplicate],
-                assignment__status=Assignment.Status.FINISHED,
-                user__isnull=False,
-            )
-            .values_list("assignment__round__tournament_id", "user_id")
-            .annotate(earned=Sum("points"))
+    seats = (
+        AssignmentSeat.objects.filter(
+            assignment__round__tournament_id__in=[i for i in ids if i not in duplicate],
+            assignment__status=Assignment.Status.FINISHED,
+            user__isnull=False,
         )
-        earned = {(t, u): p or 0 for t, u, p in seats}
-    results: dict[int, list[seasons.Result]] = {i: [] for i in ids}
-    for tournament_id, user_id, rank, out, matchpoints in Standing.objects.filter(
-        tournament_id__in=ids
-    ).values_list("tournament_id", "user_id", "rank", "disqualified", "game_score"):
+        .values_list("assignment__round__tournament_id", "user_id")
+        .annotate(earned=Sum("points"))
+    )
+    earned = {(t, u): p or 0 for t, u, p in seats}
+    results: dict[int, list[list[Any]]] = {i: [[], [], []] for i in ids}
+    for tournament_id, user_id, rank, out, matchpoints in (
+        Standing.objects.filter(tournament_id__in=ids)
+        .order_by("tournament_id", "position")
+        .values_list("tournament_id", "user_id", "rank", "disqualified", "game_score")
+    ):
         got = matchpoints if tournament_id in duplicate else earned.get((tournament_id, user_id), 0)
-        results[tournament_id].append(
-            seasons.Result(user_id, None if out or rank is None else rank, got)
-        )
+        users, places, earned_ = results[tournament_id]
+        users.append(user_id)
+        places.append(None if out or rank is None else rank)
+        earned_.append(got)
     return results
 
 
-def season_rows(*, season: Season) -> dict[str, Any]:
-    """The season's table: its events (each with a link) and, per player, rank, total and
-    each event's points (the counted ones marked). Read from the events' standings and
-    tables each time, so a finished event or an amended result shows at once and counts
-    exactly once; a closed season's table as it stood."""
-    if season.final is not None:
-        return dict(season.final)
-    events_ = season_events(season=season)
-    zone = ZoneInfo(season.club.time_zone)
+def season_key(*, season: Season, events_: list[ClubEvent]) -> list[Any]:
+    """What a season's table is computed from, besides the events' results: its scoring and
+    its events (a moved, added or deleted event, or a changed scoring, makes a new key)."""
+    return [season.scheme, list(season.points), season.best, [e.tournament_id for e in events_]]
+
+
+def season_lines(
+    *, season: Season, events_: list[ClubEvent], results: dict[int, list[list[Any]]]
+) -> list[list[Any]]:
+    """The table's rows without names, as stored: ``[user id, rank, total, played, points,
+    counted]``, ``points`` each event's points (``None`` where he did not play) and
+    ``counted`` 1 for each counted one, both in the events' order."""
     lines = seasons.table(
-        season_results(season=season, events_=events_),
+        {t: list(zip(*columns, strict=True)) for t, columns in results.items()},
         scheme=season.scheme,  # type: ignore[arg-type]
         points=season.points,
         best=season.best,
     )
+    ids = [e.tournament_id for e in events_]
+    return [
+        [
+            line.user_id,
+            line.rank,
+            line.total,
+            line.played,
+            [line.points.get(i) for i in ids],
+            [int(i in line.counted) for i in ids],
+        ]
+        for line in lines
+    ]
+
+
+def season_results_stored(*, events_: list[ClubEvent]) -> dict[int, list[list[Any]]]:
+    """The events' stored results (clubs.models.EventResults), by tournament id; an event
+    without them is missing."""
+    return dict(
+        EventResults.objects.filter(event__in=events_).values_list("event__tournament_id", "rows")
+    )
+
+
+def season_compute(*, season: Season, events_: list[ClubEvent]) -> list[list[Any]]:
+    """The table computed afresh from each event's stored results (read from its standings
+    where none is stored yet)."""
+    results = season_results_stored(events_=events_)
+    results.update(events_results(events_=[e for e in events_ if e.tournament_id not in results]))
+    return season_lines(season=season, events_=events_, results=results)
+
+
+def season_rows(*, season: Season) -> dict[str, Any]:
+    """The season's table: its events (each with a link) and, per player, rank, total and
+    each event's points (the counted ones marked). An open season's table is the one stored
+    when its events' standings were last written (clubs.series.season_table_store), served
+    while its key — the scoring and the events — still holds, else computed here from the
+    events' results; a closed season's table as it stood."""
+    if season.final is not None:
+        return dict(season.final)
+    events_ = season_events(season=season)
+    stored = SeasonTable.objects.filter(
+        season=season, key=season_key(season=season, events_=events_)
+    ).values_list("rows", flat=True)
+    lines = next(iter(stored), None)
+    if lines is None:
+        lines = season_compute(season=season, events_=events_)
+    zone = ZoneInfo(season.club.time_zone)
+    ids = [e.tournament_id for e in events_]
     names = {
-        u.pk: (u.username, u.get_display_name())
-        for u in User.objects.filter(pk__in=[line.user_id for line in lines])
+        pk: (username, display or username)
+        for pk, username, display in User.objects.filter(
+            pk__in=[line[0] for line in lines]
+        ).values_list("pk", "username", "display_name")
     }
     return {
         "scheme": season.scheme,
@@ -314,21 +371,17 @@ def season_rows(*, season: Season) -> dict[str, Any]:
         ],
         "rows": [
             {
-                "rank": line.rank,
-                "username": names[line.user_id][0],
-                "name": names[line.user_id][1],
-                "total": line.total,
-                "played": line.played,
+                "rank": rank,
+                "username": names[user_id][0],
+                "name": names[user_id][1],
+                "total": total,
+                "played": played,
                 "points": [
-                    {
-                        "tournament_id": e.tournament_id,
-                        "points": line.points.get(e.tournament_id),
-                        "counted": e.tournament_id in line.counted,
-                    }
-                    for e in events_
+                    {"tournament_id": i, "points": p, "counted": bool(c)}
+                    for i, p, c in zip(ids, points, counted, strict=True)
                 ],
             }
-            for line in lines
+            for user_id, rank, total, played, points, counted in lines
         ],
     }
 
@@ -367,3 +420,37 @@ def series_next_day(*, series: Series, now: datetime | None = None) -> date | No
         skipped=series.skipped,
     )
     return found[0][0] if found else None
+
+
+@dataclass(frozen=True)
+class Evening:
+    """One coming date of a recurring evening: its local date, its start (UTC), whether it
+    is skipped, and its event once created (a tournament, changed on its own admin page)."""
+
+    day: date
+    starts_at: datetime
+    skipped: bool
+    event: ClubEvent | None
+
+
+def series_coming(*, series: Series, now: datetime | None = None, weeks: int = 8) -> list[Evening]:
+    """The series' dates of the next ``weeks`` weeks, skipped ones included (none once it is
+    stopped), each with its event if already created."""
+    if series.stopped_at is not None:
+        return []
+    moment = now or timezone.now()
+    found = occurrences(
+        weekday=series.weekday,
+        at=series.start_time,
+        zone=series.time_zone,
+        start=moment,
+        end=moment + timedelta(days=7 * weeks),
+    )
+    events_ = {
+        e.occurrence: e
+        for e in ClubEvent.objects.filter(
+            series=series, occurrence__in=[day for day, _at in found]
+        ).select_related("tournament")
+    }
+    skipped = set(series.skipped)
+    return [Evening(day, at, day.isoformat() in skipped, events_.get(day)) for day, at in found]

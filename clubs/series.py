@@ -1,13 +1,15 @@
 """Writes of the clubs app's recurring evenings and seasons: start a series, skip a date,
 change what follows, stop it, create the coming occurrences (the beat task, clubs/tasks.py);
-start and close a season. Each is atomic
-and checks the events right before it changes anything; an occurrence is created exactly
-once (one event per series and date, a unique constraint)."""
+start and close a season, store its table. Each is atomic and checks the events right
+before it changes anything (the stores, run by tasks, change nothing a person sees but the
+table); an occurrence is created exactly once (one event per series and date, a unique
+constraint)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -17,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.timezones import validate_time_zone
 from accounts.types import User
 from clubs import errors, selectors
-from clubs.models import Club, ClubEvent, Season, Series
+from clubs.models import Club, ClubEvent, EventResults, Season, SeasonTable, Series
 from clubs.recurrence import occurrences
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
@@ -247,3 +249,59 @@ def season_close(*, user: User, season: Season) -> Season:
         season.closed_at = timezone.now()
         season.save(update_fields=["closed_at", "final"])
     return season
+
+
+@transaction.atomic
+def season_table_store(*, season: Season) -> bool:
+    """Compute the open season's table from its events' stored results and replace the
+    stored one whole (none for a closed season: its table is final). Running it twice, or
+    twice at once (the season's row is locked), stores the same table."""
+    season = Season.objects.select_for_update(of=("self",)).select_related("club").get(pk=season.pk)
+    if season.closed_at is not None:
+        return False
+    events_ = selectors.season_events(season=season)
+    results = selectors.season_results_stored(events_=events_)
+    missing = [e for e in events_ if e.tournament_id not in results]
+    found = selectors.events_results(events_=missing)
+    EventResults.objects.bulk_create(
+        [EventResults(event=e, rows=found[e.tournament_id]) for e in missing],
+        ignore_conflicts=True,  # stored meanwhile by the event's own refresh: the same rows
+    )
+    results.update(found)
+    fields = {
+        "key": selectors.season_key(season=season, events_=events_),
+        "rows": selectors.season_lines(season=season, events_=events_, results=results),
+        "computed_at": timezone.now(),
+    }
+    # Replaced whole, without reading the old table back.
+    if not SeasonTable.objects.filter(season=season).update(**fields):
+        SeasonTable.objects.create(season=season, **fields)
+    return True
+
+
+@transaction.atomic
+def event_seasons_refresh(*, tournament_id: int) -> int:
+    """A club event's standings were written (it finished, or a result was amended): store
+    its results as seasons score them, then the tables of the club's open seasons whose
+    dates hold it; how many tables were stored. Nothing for an event not finished (no
+    season counts it yet) or not a club's."""
+    event = (
+        ClubEvent.objects.select_for_update(of=("self",))
+        .select_related("tournament", "club")
+        .filter(tournament_id=tournament_id, tournament__status=Tournament.Status.FINISHED)
+        .first()
+    )
+    if event is None:
+        return 0
+    rows = selectors.events_results(events_=[event])[tournament_id]
+    EventResults.objects.bulk_create(  # one statement: inserted, or replaced whole
+        [EventResults(event=event, rows=rows, written_at=timezone.now())],
+        update_conflicts=True,
+        unique_fields=["event"],
+        update_fields=["rows", "written_at"],
+    )
+    day = timezone.localtime(event.tournament.starts_at, ZoneInfo(event.club.time_zone)).date()
+    open_ = Season.objects.filter(
+        club=event.club, closed_at__isnull=True, starts_on__lte=day, ends_on__gte=day
+    )
+    return sum(season_table_store(season=s) for s in open_)

@@ -249,18 +249,29 @@ def club_evening(browser: Any, server: Any, out: Path) -> None:
     shoot(player, out, "tournament-table")
 
 
-# A club with a season of six finished evenings, a recurring evening and its coming
-# occurrences, written on the live server's database by its own services (the finished
-# evenings' standings as bench/clubs.py writes them). Prints the club's slug and the
-# season's id.
+# A club with a season of six played evenings, a recurring evening and its coming
+# occurrences, written on the live server's database by its own services: each evening is
+# made by the organiser, its members register, it is started, and every table is played to
+# its end (the people's moves chosen as the basic bot would, tests/games/helpers.py), round
+# after round, at that week's Thursday (the tournaments' clock is given as ``now``), so the
+# admin's lists show real entrants, rounds and tables, and the season table real results.
+# Prints the club's slug and the season's id.
 CLUB = """
 import random
-from datetime import time, timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+from django.conf import settings
+from django_otp.oath import totp
 from django.utils import timezone
+settings.GAMES_SCHEDULER = "manual"  # the tables' bot turns and clocks wait for this script
+settings.GAMES_BOT_DELAY = 0
 from accounts.models import User
+from accounts.services import two_factor
 from clubs import series, services
-from clubs.models import ClubEvent
-from tournaments.models import Standing, Tournament
+from games.models import Table
+from tests.games.helpers import committed, play_to_end
+from tournaments import services as tournaments
+from tournaments.models import Assignment, Tournament
 names = ["Marta", "Andrii", "Oksana K.", "Bohdan", "Iryna", "Taras", "Sofiia", "Dmytro",
          "Nadiia", "Yurii", "Halyna", "Petro"]
 people = []
@@ -279,43 +290,77 @@ for user in people[1:]:
     services._add_member(club=club, user=user)
 services.member_set_rights(user=founder, club=club, member=organiser, rights={{"events"}})
 services.member_set_rights(user=founder, club=club, member=people[2], rights={{"members", "moderation"}})
-now = timezone.now()
+now = timezone.now().replace(second=0, microsecond=0)
+kyiv = ZoneInfo("Europe/Kyiv")
+local = now.astimezone(kyiv)
+last_thursday = local.date() - timedelta(days=(local.weekday() - 3) % 7 or 7)
 rng = random.Random(11)
-finished = []
-for week in range(6, 0, -1):
-    t = Tournament.objects.create(
-        name=f"Thursday Swiss · {{(now - timedelta(weeks=week)).date().isoformat()}}",
-        status=Tournament.Status.FINISHED, rated=False, preset="classic", rounds=4,
-        registration_opens_at=now - timedelta(weeks=week, days=2),
-        starts_at=now - timedelta(weeks=week), finished_at=now - timedelta(weeks=week, hours=-3),
-        created_by=organiser,
-    )
-    ClubEvent.objects.create(club=club, tournament=t)
-    came = rng.sample(people, rng.randint(7, 10))
-    Standing.objects.bulk_create(
-        Standing(tournament=t, user=u, rank=i + 1, position=i + 1) for i, u in enumerate(came)
-    )
+
+
+def step(t, at):
+    with committed():
+        tournaments.tournament_step(tournament_id=t.pk, now=at)
+
+
+for week in range(5, -1, -1):
+    begins = datetime.combine(last_thursday - timedelta(weeks=week), time(19), tzinfo=kyiv)
+    t = services.club_event_create(
+        user=organiser, club=club, name=f"Thursday Swiss · {{begins.date().isoformat()}}",
+        format="swiss", players_per_table=3, preset="simple", match_target=100, rated=False,
+        rounds=2, move_seconds=30, break_seconds=0, check_in_minutes=0,
+        registration_opens_at=begins - timedelta(days=2), starts_at=begins,
+    ).tournament
+    tournaments.tournament_schedule(tournament=t)
+    tournaments.tournament_open_registration(tournament=t, now=begins - timedelta(days=1))
+    for user in rng.sample(people, 3 * rng.randint(2, 3)):
+        tournaments.registration_create(tournament=t, user=user, now=begins - timedelta(hours=3))
+    minute = 0
+    while t.status != Tournament.Status.FINISHED and minute < 600:
+        step(t, begins + timedelta(minutes=minute))
+        for a in Assignment.objects.filter(round__tournament=t, status=Assignment.Status.PLAYING):
+            play_to_end(Table.objects.get(pk=a.table_id))
+        minute += 5
+        t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED, t.status
 season = series.season_create(
     user=organiser, club=club, name="Autumn season", starts_on=(now - timedelta(weeks=7)).date(),
     ends_on=(now + timedelta(weeks=6)).date(), scheme="list", points=[10, 8, 6, 5, 4, 3, 2, 1],
     best=4,
 )
+series.season_table_store(season=season)
 thursdays = series.series_create(
     user=organiser, club=club, name="Thursday Swiss", weekday=3, start_time=time(19, 0),
     days_ahead=14, format="swiss", players_per_table=3, preset="classic", rated=True, rounds=4,
 )
 series.series_materialize(series=thursdays)
-print(club.slug, season.pk)
+# The admin asks its users for an address and a second factor: the organiser has both, and
+# signs in there with one of his recovery codes.
+organiser.email = "andrii@example.com"
+organiser.save(update_fields=["email"])
+key = two_factor.totp_begin(user=organiser)
+_device, codes = two_factor.totp_confirm(
+    user=organiser, device_id=key.pk, code=f"{{totp(key.bin_key):06d}}"
+)
+print(club.slug, season.pk, codes[0])
 """
 
 
 def club_pages(browser: Any, server: Any, out: Path) -> None:
     """A club's page, its season table and its organiser's admin list (he holds the
     events right only: he sees his club's events, nothing else), on both sizes."""
-    slug, season = server.manage_output("shell", "-c", CLUB.format(password=PASSWORD)).split()[-2:]
+    made = server.manage_output("shell", "-c", CLUB.format(password=PASSWORD)).split()
+    slug, season, code = made[-3:]
     context = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-GB")
     page = context.new_page()
-    sign_in(page, "Andrii")
+    # He signs in on the admin's form, with his code (a session of the site without the
+    # code would be sent there to give it).
+    page.goto("/admin/login/?next=/admin/")
+    page.fill("input[name=username]", "Andrii")
+    page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=otp_token]", code)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#content-main", timeout=10_000)
+    assert "/login" not in page.url, page.inner_text("body")
     phone = twin(browser, server.url, context.storage_state(), PHONE)
     for name, path in (
         ("club", f"/clubs/{slug}/"),

@@ -32,7 +32,16 @@ CONTEXT = 5  # messages shown before and after a reported one
 
 def _organiser(request: HttpRequest) -> bool:
     """An event's organiser (staff) or one another app names a moderator of some event (a
-    club's moderator, ``core.moderation``): he moderates those events' chat here."""
+    club's moderator, ``core.moderation``): he moderates those events' chat here. Read once
+    per request (the admin's menu asks it of each model and each permission)."""
+    cached: bool | None = getattr(request, "_social_organiser", None)
+    if cached is None:
+        cached = _organiser_now(request)
+        request._social_organiser = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _organiser_now(request: HttpRequest) -> bool:
     from tournaments.models import Tournament
 
     user = request.user

@@ -7,7 +7,6 @@ and then nothing in the database changed (read back)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +19,7 @@ from clubs.models import RIGHTS, ClubMessage, Membership
 from social import errors as social_errors
 from social import services as social
 from social.models import ChatBan, ChatMessage, ChatReport
+from tests.clubs.admin_matrix import Case, action, changelist, check, client_for
 from tests.clubs.helpers import club, event, founder_of, member
 from tests.factories import UserFactory
 from tests.tournaments.helpers import entered
@@ -36,13 +36,6 @@ class World:
     report: ChatReport  # of a message said in club A's event
     ban: ChatBan  # in club A's event
     clients: dict[str, Client]
-
-
-def _client(user: Any) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def _reported(c: Any, text: str) -> tuple[ChatReport, Any]:
@@ -76,7 +69,7 @@ def world() -> World:
         "stranger": UserFactory(),
         "anonymous": None,
     }
-    return World(message, report, ban, {k: _client(u) for k, u in users.items()})
+    return World(message, report, ban, {k: client_for(u) for k, u in users.items()})
 
 
 def snapshot() -> list[Any]:
@@ -84,23 +77,8 @@ def snapshot() -> list[Any]:
     return [list(m.objects.order_by("pk").values()) for m in models]
 
 
-@dataclass
-class Case:
-    method: str
-    url: Callable[[World], str]
-    data: Callable[[World], dict[str, Any]] | None = None
-    marker: str = ""  # a list page: what only an allowed caller sees on it
-    allowed: frozenset[str] = MODERATORS
-
-
-def _list(model: str) -> Callable[[World], str]:
-    return lambda w: reverse(f"admin:{model}_changelist")
-
-
-def _action(model: str, action: str, obj: Callable[[World], Any], **kw: Any) -> Case:
-    return Case(
-        "post", _list(model), lambda w: {"action": action, "_selected_action": [obj(w).pk]}, **kw
-    )
+_list = changelist
+_action = action
 
 
 MESSAGES = frozenset({"superuser", "messages"})
@@ -164,25 +142,10 @@ CASES = {
 def test_a_club_rights_admin_url_serves_only_the_holder_of_its_right(
     world: World, case: str, caller: str
 ) -> None:
-    spec = CASES[case]
-    client = world.clients[caller]
-    url = spec.url(world)
-    before = snapshot()
-    if spec.method == "get":
-        answer = client.get(url)
-        shown = answer.status_code == 200 and spec.marker in answer.content.decode()
-        assert shown == (caller in spec.allowed), (answer.status_code, answer.get("Location"))
-        assert snapshot() == before
-        return
-    assert spec.data is not None
-    answer = client.post(url, spec.data(world))
-    if caller in spec.allowed:
-        assert answer.status_code in (200, 302)
-        assert snapshot() != before, answer.content.decode()[:2000]
-    else:
-        assert snapshot() == before
-        text = answer.content.decode()
-        assert "Alpha" not in text or "errorlist" in text or "errornote" in text
+    check(
+        CASES[case], world, caller, world.clients[caller], snapshot,
+        default=MODERATORS, leak="Alpha",
+    )  # fmt: skip
 
 
 def test_a_club_moderator_mutes_in_the_clubs_event_only(world: World) -> None:

@@ -7,6 +7,7 @@ and API."""
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -14,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from clubs import errors, selectors, series, services
-from clubs.models import Season
+from clubs import errors, selectors, series, services, tasks
+from clubs.models import EventResults, Season, SeasonTable
 from clubs.seasons import SCHEMES, Result, table
 from tests.clubs.helpers import club, founder_of, member
 from tests.factories import UserFactory
@@ -151,9 +152,12 @@ def test_a_finished_club_event_scores_and_an_amended_standing_shows_at_once(clie
         POINTS[s.rank - 1] for s in Standing.objects.filter(tournament=t)
     )
     winner = Standing.objects.get(tournament=t, rank=1)
-    Standing.objects.filter(pk=winner.pk).update(disqualified=True)  # as an amendment writes it
+    # As an amendment writes it, then the task its standings' signal enqueues.
+    Standing.objects.filter(pk=winner.pk).update(disqualified=True)
+    tasks.event_seasons_refresh.delay(t.pk)
     assert selectors.season_rows(season=season)["rows"][0]["username"] != winner.user.username
     Standing.objects.filter(pk=winner.pk).update(disqualified=False)
+    tasks.event_seasons_refresh.delay(t.pk)
     assert selectors.season_rows(season=season)["rows"] == rows
     csv = client.get(reverse("clubs:season_csv", args=[c.slug, season.pk])).content.decode()
     assert csv.splitlines()[0] == "rank,player,total,Season night"
@@ -289,3 +293,59 @@ def test_the_api_starts_a_season_by_event_place_and_gives_its_events_links() -> 
     assert made.json()["scheme"] == "event" and made.json()["points"] == []
     wrong = api.post(f"/api/v1/clubs/{c.slug}/seasons/", {**body, "points": [1]}, format="json")
     assert wrong.status_code == 400 and Season.objects.count() == 1
+
+
+def _stored(season: Season) -> list[object]:
+    return SeasonTable.objects.get(season=season).rows  # type: ignore[no-any-return]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_stored_table_moves_with_a_real_amendment_and_comes_back_when_amended_back(
+    scheme: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    c = club()
+    t, _users = running(3, rounds=1, name="Stored night")
+    play_round(t)
+    settle(t, 60)
+    _finished_club_event(c, t)
+    with django_capture_on_commit_callbacks(execute=True):
+        season = _season(c, scheme=scheme, points=POINTS if scheme == "list" else [])
+    before, shown = _stored(season), selectors.season_rows(season=season)
+    table_ = Assignment.objects.get(round__tournament=t)
+    places = [s.place for s in table_.seats.order_by("number")]
+    stored_results = EventResults.objects.get(event__tournament=t).rows  # with the table
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.assignment_amend(assignment=table_, places=[3, 2, 1], reason="swap")
+    # The standings' signal stored the event's results and the season's table again.
+    assert EventResults.objects.get(event__tournament=t).rows != stored_results
+    moved = _stored(season)
+    assert moved != before
+    events_ = selectors.season_events(season=season)
+    assert moved == selectors.season_lines(
+        season=season, events_=events_, results=selectors.events_results(events_=events_)
+    )  # counted exactly once: what a fresh count from the standings gives
+    assert selectors.season_rows(season=season) != shown
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_services.assignment_amend(assignment=table_, places=places, reason="back")
+    assert _stored(season) == before
+    assert selectors.season_rows(season=season) == shown
+
+
+@pytest.mark.django_db
+def test_a_stored_table_is_not_served_once_the_scoring_changed() -> None:
+    c = club()
+    t, _users = running(3, rounds=1, name="Rescored night")
+    play_round(t)
+    settle(t, 60)
+    _finished_club_event(c, t)
+    season = _season(c, scheme=Season.Scheme.EVENT)
+    by_event = {r["username"]: r["total"] for r in selectors.season_rows(season=season)["rows"]}
+    # Changed without the save that stores the table again: the read computes it.
+    Season.objects.filter(pk=season.pk).update(scheme=Season.Scheme.LIST, points=[50])
+    season.refresh_from_db()
+    totals = {r["username"]: r["total"] for r in selectors.season_rows(season=season)["rows"]}
+    assert sorted(totals.values()) == [0, 0, 50] != sorted(by_event.values())
+    series.season_close(user=founder_of(c), season=season)
+    assert tasks.season_table_store.delay(season.pk).get() is False  # a closed one is final
+    assert series.event_seasons_refresh(tournament_id=running(3, rounds=1)[0].pk) == 0

@@ -4,8 +4,10 @@ The founder creates a club on the site (desktop) and makes an invitation link; a
 joins by the link on a phone (390×844), and so do a second player and the co-organiser;
 the founder gives the co-organiser the events right alone (through the API, as another
 front end would). The co-organiser, who is no staff member, opens the admin: he sees his
-club's objects only, starts a season scored by table place and a recurring Swiss evening,
-creates its coming evening, opens its registration, and starts it when the three players
+club's objects only, starts a season scored by table place and a recurring Swiss evening
+(desktop); then on his phone he creates its coming evening, skips next week's date from the
+coming dates the admin lists, opens this evening from the series' page (its own page, where
+that one evening is changed), opens its registration, and starts it when the three players
 have registered (two on the desktop, one on the phone). The players play their round to
 its end; the season table, empty before, then lists the three of them, with the evening
 as a linked column, on the phone without the page scrolling sideways.
@@ -21,7 +23,7 @@ import pytest
 
 from tests.e2e.conftest import Pages
 from tests.e2e.screens import DESKTOP, PHONE
-from tests.e2e.steps import PASSWORD, register, sign_up
+from tests.e2e.steps import PASSWORD, register, sign_in, sign_up
 from tests.e2e.test_duplicate_evening import play_round
 from tests.e2e.test_lobby_and_languages import OVERFLOW
 from tests.e2e.test_tournament_pages import TICK
@@ -121,20 +123,40 @@ def test_a_club_is_founded_runs_a_recurring_evening_and_its_season_table_moves(
     coorg.click("input[name=_save]")
     saved(coorg)
     series_id = int(coorg.get_attribute("#result_list tbody tr th a", "href").split("/")[-3])
-    done = admin_action(coorg, "/admin/clubs/series/", series_id, "create_coming")
-    assert "Evenings created: 1" in done, done
 
-    # -- the evening: registration opens, three register, the start ---------------------------
-    coorg.goto("/admin/tournaments/tournament/")
-    evening = coorg.locator("#result_list tbody tr th a", has_text="Walk Swiss")
+    # -- on his phone he runs the evening: creates it, skips next week's, opens, starts ------
+    phone = pages.new(**PHONE)
+    sign_in(phone, coorg_name)
+    done = admin_action(phone, "/admin/clubs/series/", series_id, "create_coming")
+    assert "Evenings created: 1" in done, done
+    phone.goto("/admin/clubs/series/")
+    phone.check(f"input[name=_selected_action][value='{series_id}']")
+    phone.select_option("select[name=action]", "skip_date")
+    phone.click("button[name=index]")
+    offered = phone.locator("#id_day option")
+    assert offered.count() >= 2 and "scheduled" in offered.nth(0).inner_text().lower()
+    next_week = offered.nth(1).get_attribute("value")
+    phone.select_option("#id_day", next_week)
+    assert phone.locator("#skip-date-form input[type=submit]").is_visible()
+    phone.click("#skip-date-form input[type=submit]")
+    assert "Skipped: 1" in phone.inner_text(".messagelist")
+    phone.goto(f"/admin/clubs/series/{series_id}/change/")
+    coming = phone.locator(".coming-evenings li")
+    assert "skipped" in coming.nth(1).inner_text()
+    coming.nth(0).locator("a:text-is('change this evening')").click()  # this one evening
+    phone.wait_for_url("**/admin/tournaments/tournament/*/change/")
+    tid = int(phone.url.split("/")[-3])
+    assert phone.locator("#id_name").input_value().startswith("Walk Swiss")
+    phone.goto("/admin/tournaments/tournament/")
+    evening = phone.locator("#result_list tbody tr th a", has_text="Walk Swiss")
     assert evening.count() == 1  # his club's events only
-    tid = int(evening.get_attribute("href").split("/")[-3])
-    admin_action(coorg, "/admin/tournaments/tournament/", tid, "open_registration")
+    assert phone.locator("select[name=action]").is_visible()
+    admin_action(phone, "/admin/tournaments/tournament/", tid, "open_registration")
     players = [founder, member, joiners[1]]
     for page in players:
         page.goto(f"/tournaments/{tid}/")
         register(page)
-    assert "Started" in admin_action(coorg, "/admin/tournaments/tournament/", tid, "start_now")
+    assert "Started" in admin_action(phone, "/admin/tournaments/tournament/", tid, "start_now")
 
     play_round(players, tid, 1)
     watcher = pages.new(**DESKTOP)

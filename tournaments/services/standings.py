@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments import duplicate, scoring
+from tournaments import duplicate, scoring, signals
 from tournaments.models import (
     Assignment,
     AssignmentSeat,
@@ -105,3 +105,4 @@ def standings_write(*, tournament: Tournament) -> None:
         Standing(tournament=tournament, position=i, **row) for i, row in enumerate(rows, start=1)
     )
     Assignment.objects.filter(pk__in=counted).update(in_standings=True)
+    signals.standings_written.send(sender=Tournament, tournament_id=tournament.pk)
