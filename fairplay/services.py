@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F, Sum
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.types import User
@@ -30,6 +31,8 @@ from fairplay.scoring import (
     pair_score,
 )
 from games.models import MatchResult, Seat, Table, TableAction
+from tournaments.models import Notification
+from tournaments.notices import notifications_create
 
 # A player's level: players rated within this many points of him in the same pool.
 LEVEL_BAND = 150.0
@@ -345,7 +348,24 @@ def flag_review(*, flag_id: int, user: User, status: str, note: str = "") -> Fla
     flag.save(update_fields=["status", "reviewed_by", "reviewed_at", "note", "updated_at"])
     if status == Flag.Status.CHEATING:
         flag_entries_close(flag=flag, by=user)
+    elif status == Flag.Status.WARNED:
+        _warn(flag)
     return flag
+
+
+def _warn(flag: Flag) -> None:
+    """Tell the warned player (both players of a pair) in his notifications: the same
+    general reminder for everybody, in his language when he reads it, linked to the
+    fair-play rules. It never names the flag, its evidence, its kind, the partner or the
+    matches. Not mailed: no e-mail notice a player can choose fits it
+    (``accounts.models.NoticeKind``)."""
+    told = [flag.user_id] + ([flag.partner_id] if flag.partner_id is not None else [])
+    notifications_create(
+        tournament=None,
+        user_ids=told,
+        kind=Notification.Kind.FAIR_PLAY,
+        url=reverse("fairplay:rules"),
+    )
 
 
 @transaction.atomic
