@@ -25,6 +25,12 @@ class Directed:
     fed: float = 0.0  # card points fed to the other beyond the least possible
     fed_rest: float = 0.0  # ... to the rest (the mean over them in a match)
     diff_sq: float = 0.0  # sum over matches of (fed − fed_rest)²
+    # The answers where the reference bot would have bid over (a hand worth contesting):
+    # to the other's bids, and to anybody else's; and the passes among them.
+    contest: int = 0
+    yielded: int = 0
+    contest_rest: int = 0
+    yielded_rest: int = 0
 
     def add(self, other: Directed) -> None:
         self.matches += other.matches
@@ -35,6 +41,10 @@ class Directed:
         self.fed += other.fed
         self.fed_rest += other.fed_rest
         self.diff_sq += other.diff_sq
+        self.contest += other.contest
+        self.yielded += other.yielded
+        self.contest_rest += other.contest_rest
+        self.yielded_rest += other.yielded_rest
 
 
 def directed(screening: Screening, seat: int, other: int) -> Directed:
@@ -52,6 +62,10 @@ def directed(screening: Screening, seat: int, other: int) -> Directed:
         fed=mine.fed,
         fed_rest=fed_rest,
         diff_sq=(mine.fed - fed_rest) ** 2,
+        contest=mine.contest,
+        yielded=mine.yielded,
+        contest_rest=sum(p.contest for p in rest),
+        yielded_rest=sum(p.yielded for p in rest),
     )
 
 
@@ -87,19 +101,27 @@ def feeding_z(fed: float, fed_rest: float, diff_sq: float, matches: int) -> floa
 
 
 def pair_score(ab: Directed, ba: Directed) -> tuple[float, dict[str, float]]:
-    """A pair's score: the largest of its soft-play z (both directions pooled) and each
-    direction's feeding z; with the parts, for the evidence."""
+    """A pair's score: the largest of its soft-play z (both directions pooled; counted on
+    the answers with a hand worth contesting) and each direction's feeding z; with the
+    parts, for the evidence. ``let_stand`` (every answer, whatever the hand) is shown,
+    not scored: a pass with a hopeless hand says nothing."""
     parts = {
         "soft_play": soft_play_z(
-            ab.chances + ba.chances,
-            ab.stood + ba.stood,
-            ab.chances_rest + ba.chances_rest,
-            ab.stood_rest + ba.stood_rest,
+            ab.contest + ba.contest,
+            ab.yielded + ba.yielded,
+            ab.contest_rest + ba.contest_rest,
+            ab.yielded_rest + ba.yielded_rest,
         ),
         "feeding_ab": feeding_z(ab.fed, ab.fed_rest, ab.diff_sq, ab.matches),
         "feeding_ba": feeding_z(ba.fed, ba.fed_rest, ba.diff_sq, ba.matches),
     }
-    return max(parts.values()), parts
+    let_stand = soft_play_z(
+        ab.chances + ba.chances,
+        ab.stood + ba.stood,
+        ab.chances_rest + ba.chances_rest,
+        ab.stood_rest + ba.stood_rest,
+    )
+    return max(parts.values()), {**parts, "let_stand": let_stand}
 
 
 def engine_z(checked: int, agreed: int, expected: float) -> float:
@@ -109,6 +131,27 @@ def engine_z(checked: int, agreed: int, expected: float) -> float:
         return 0.0
     p = min(max(expected, 0.02), 0.98)
     return (agreed - checked * p) / math.sqrt(checked * p * (1 - p))
+
+
+# The engine user the likelihood ratio weighs against honest play: one who plays
+# master's choice at this share of his decisions.
+ENGINE_SHARE = 0.5
+
+
+def engine_llr(
+    split: int, split_agreed: int, expected: float, share: float = ENGINE_SHARE
+) -> float:
+    """The log-likelihood ratio of a player's agreement with master on the decisions
+    where master's choice differs from the reference bot's: "he plays master's choice at
+    ``share`` of them, and his own level's elsewhere" against "he agrees at his level's
+    rate ``expected``". Under honest play the ratio is a martingale, so whatever the
+    number of matches, the chance that an honest player's ever reaches e**t is at most
+    e**−t (Ville's inequality) — as far as ``expected`` is right for him."""
+    if split == 0:
+        return 0.0
+    q = min(max(expected, 0.01), 0.99)
+    p = share + (1 - share) * q
+    return split_agreed * math.log(p / q) + (split - split_agreed) * math.log((1 - p) / (1 - q))
 
 
 # The clock. A decision is "steady" when it took within this share of the player's
@@ -182,6 +225,7 @@ __all__ = [
     "clock_counts",
     "clock_z",
     "directed",
+    "engine_llr",
     "engine_z",
     "feeding_z",
     "pair_score",

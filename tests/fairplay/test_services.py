@@ -109,16 +109,19 @@ def test_nothing_is_flagged_before_the_least_number_of_matches(settings):
 
 def test_a_player_agreeing_with_master_beyond_his_level_is_flagged(settings):
     settings.FAIRPLAY_MIN_MATCHES = 3
-    settings.FAIRPLAY_ENGINE_THRESHOLD = 2.0
     settings.FAIRPLAY_SCREEN_DECISIONS = 16
-    _screen("honest", [UserFactory(), UserFactory()], range(1, 5), deals=4)
+    _screen("honest", [UserFactory(), UserFactory(), UserFactory()], range(1, 7), deals=4)
     suspect = UserFactory()
 
-    _screen("engine", [suspect], range(5, 8), deals=4)
+    _screen("engine", [suspect], range(7, 10), deals=4)
 
     flag = Flag.objects.get(kind=Flag.Kind.ENGINE, user=suspect)
+    counts = flag.evidence["counts"]
     assert flag.partner is None
-    assert flag.evidence["counts"]["agreement"] > flag.evidence["counts"]["expected"]
+    assert flag.score >= settings.FAIRPLAY_ENGINE_THRESHOLD == 4.6
+    assert counts["split_agreement"] > counts["split_expected"]
+    assert counts["agreement"] > counts["expected"]
+    assert flag.evidence["parts"]["likelihood_ratio_log"] == round(flag.score, 2)
 
 
 def test_a_moderator_dismisses_an_open_flag(settings):
