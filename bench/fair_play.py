@@ -50,6 +50,7 @@ from fairplay.scoring import (
     directed,
     engine_llr,
     engine_z,
+    level_spread,
     pair_score,
     threshold_at,
 )
@@ -305,9 +306,28 @@ def _clock(o: Outcome, seat: int, upto: int) -> tuple[int, int]:
     )
 
 
-def _engine(o: Outcome, seat: int, upto: int, expected: dict[str, float], level: str) -> float:
+Levels = dict[str, list[tuple[tuple[int, int], int, int]]]
+
+
+def _levels(honest_runs: list[Outcome], upto: int) -> Levels:
+    """Each honest level's players: (who, agreed, decisions) where master's choice
+    differs from the reference bot's, over the first ``upto`` matches."""
+    out: Levels = defaultdict(list)
+    for o in honest_runs:
+        for s in range(3):
+            agreed, checked = _agreement(o, s, upto, split=True)
+            out[o.levels[s]].append(((id(o), s), agreed, checked))
+    return out
+
+
+def _engine(o: Outcome, seat: int, upto: int, levels: Levels) -> float:
+    """The engine score of a seat, weighed as the app weighs it: against the other honest
+    players of his level (their pooled rate and the spread between them)."""
     agreed, checked = _agreement(o, seat, upto, split=True)
-    return engine_llr(checked, agreed, expected[level])
+    others = [(a, c) for who, a, c in levels[o.levels[seat]] if who != (id(o), seat)]
+    total = sum(c for _, c in others)
+    expected = sum(a for a, _ in others) / total if total else 0.5
+    return engine_llr(checked, agreed, expected, spread=level_spread(others, expected))
 
 
 def jobs(args: argparse.Namespace) -> list[Job]:
@@ -356,9 +376,8 @@ def report(outcomes: list[Outcome], matches: list[int], fp: float) -> list[str]:
                     into[o.levels[s]][1] += checked
         expected = {lv: a / c if c else 0.5 for lv, (a, c) in pooled.items()}
         expected_split = {lv: a / c if c else 0.5 for lv, (a, c) in pooled_split.items()}
-        honest_engine = [
-            _engine(o, s, upto, expected_split, o.levels[s]) for o in honest_runs for s in range(3)
-        ]
+        levels = _levels(honest_runs, upto)
+        honest_engine = [_engine(o, s, upto, levels) for o in honest_runs for s in range(3)]
         honest_old = [
             engine_z(*reversed(_agreement(o, s, upto)), expected[o.levels[s]])
             for o in honest_runs
@@ -377,7 +396,10 @@ def report(outcomes: list[Outcome], matches: list[int], fp: float) -> list[str]:
             f" honest agreement by level "
             + ", ".join(f"{lv} {p:.2f}" for lv, p in sorted(expected.items()))
             + "; where master and the reference differ "
-            + ", ".join(f"{lv} {p:.2f}" for lv, p in sorted(expected_split.items()))
+            + ", ".join(
+                f"{lv} {p:.2f} (spread {level_spread([(a, c) for _, a, c in levels[lv]], p):.3f})"
+                for lv, p in sorted(expected_split.items())
+            )
         )
         old_t = threshold_at(honest_old, fp)
         # The clock: the steady share of every honest player's modelled think times.
@@ -402,7 +424,7 @@ def report(outcomes: list[Outcome], matches: list[int], fp: float) -> list[str]:
             # The signal as it was before (all decisions' agreement z; every answer's
             # let-stand z), at its own 1% threshold, for comparison.
             if kind.startswith("engine"):
-                scores = [_engine(o, 0, upto, expected_split, o.levels[0]) for o in runs]
+                scores = [_engine(o, 0, upto, levels) for o in runs]
                 t = engine_t
                 old = [
                     engine_z(*reversed(_agreement(o, 0, upto)), expected.get(o.levels[0], 0.5))
@@ -441,16 +463,8 @@ def roc(outcomes: list[Outcome], upto: int, path: Path) -> None:
     pair, honest players against each share of engine use."""
     honest_runs = [o for o in outcomes if o.kind == "honest"]
     honest_pairs = [_pair(o, a, b, upto) for o in honest_runs for a, b in ((0, 1), (0, 2), (1, 2))]
-    pooled: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for o in honest_runs:
-        for s in range(3):
-            agreed, checked = _agreement(o, s, upto, split=True)
-            pooled[o.levels[s]][0] += agreed
-            pooled[o.levels[s]][1] += checked
-    expected = {lv: a / c if c else 0.5 for lv, (a, c) in pooled.items()}
-    honest_players = [
-        _engine(o, s, upto, expected, o.levels[s]) for o in honest_runs for s in range(3)
-    ]
+    levels = _levels(honest_runs, upto)
+    honest_players = [_engine(o, s, upto, levels) for o in honest_runs for s in range(3)]
     curves: dict[str, list[tuple[float, float]]] = {}
     for kind in KINDS:
         runs = [o for o in outcomes if o.kind == kind]
@@ -458,7 +472,7 @@ def roc(outcomes: list[Outcome], upto: int, path: Path) -> None:
             continue
         if kind.startswith("engine"):
             honest_scores = honest_players
-            cheats = [_engine(o, 0, upto, expected, o.levels[0]) for o in runs]
+            cheats = [_engine(o, 0, upto, levels) for o in runs]
         else:
             honest_scores = honest_pairs
             cheats = [_pair(o, 0, 1, upto) for o in runs]

@@ -139,19 +139,69 @@ ENGINE_SHARE = 0.5
 
 
 def engine_llr(
-    split: int, split_agreed: int, expected: float, share: float = ENGINE_SHARE
+    split: int,
+    split_agreed: int,
+    expected: float,
+    share: float = ENGINE_SHARE,
+    spread: float = 0.0,
 ) -> float:
     """The log-likelihood ratio of a player's agreement with master on the decisions
     where master's choice differs from the reference bot's: "he plays master's choice at
-    ``share`` of them, and his own level's elsewhere" against "he agrees at his level's
-    rate ``expected``". Under honest play the ratio is a martingale, so whatever the
-    number of matches, the chance that an honest player's ever reaches e**t is at most
-    e**−t (Ville's inequality) — as far as ``expected`` is right for him."""
+    ``share`` of them, and his own rate elsewhere" against "he agrees at his own rate".
+    His own rate is not known: it is taken to be spread around his level's rate
+    ``expected`` with the standard deviation ``spread`` between the honest players of
+    that level (a beta distribution; 0: exactly his level's), and both hypotheses are
+    averaged over it. Under honest play the ratio is a martingale, so whatever the number
+    of matches, the chance that an honest player's ever reaches e**t is at most e**−t
+    (Ville's inequality) — as far as his level's rate and spread are right for him. With
+    a spread, an honest player a little above his level's rate is no longer found
+    "certainly" by sheer numbers of decisions, as he would be against a single rate."""
     if split == 0:
         return 0.0
     q = min(max(expected, 0.01), 0.99)
-    p = share + (1 - share) * q
-    return split_agreed * math.log(p / q) + (split - split_agreed) * math.log((1 - p) / (1 - q))
+    k, n = split_agreed, split
+    if spread < 2 / SPREAD_GRID:  # narrower than the grid can tell: his level's rate
+        p = share + (1 - share) * q
+        return k * math.log(p / q) + (n - k) * math.log((1 - p) / (1 - q))
+    # Beta(a, b) with mean q and variance spread² (kept a proper, unimodal-enough one).
+    variance = min(spread**2, q * (1 - q) * 0.5)
+    size = q * (1 - q) / variance - 1
+    a, b = q * size, (1 - q) * size
+    honest, engine = [], []
+    for i in range(SPREAD_GRID):
+        r = (i + 0.5) / SPREAD_GRID
+        prior = (a - 1) * math.log(r) + (b - 1) * math.log(1 - r)
+        p = share + (1 - share) * r
+        honest.append(prior + k * math.log(r) + (n - k) * math.log(1 - r))
+        engine.append(prior + k * math.log(p) + (n - k) * math.log(1 - p))
+    return _log_sum_exp(engine) - _log_sum_exp(honest)
+
+
+# Points of the grid the rates are averaged over.
+SPREAD_GRID = 400
+
+
+def _log_sum_exp(values: list[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values))
+
+
+def level_spread(rates: Sequence[tuple[int, int]], expected: float) -> float:
+    """The standard deviation of honest players' own rates around their level's
+    ``expected``, from each one's (agreed, decisions): the spread of their observed rates
+    less what their numbers of decisions alone explain (method of moments), at least
+    :data:`MIN_SPREAD`."""
+    seen = [(k / n, n) for k, n in rates if n > 0]
+    if len(seen) < 2:
+        return MIN_SPREAD
+    q = min(max(expected, 0.01), 0.99)
+    observed = sum((r - q) ** 2 for r, _ in seen) / (len(seen) - 1)
+    chance = sum(q * (1 - q) / n for _, n in seen) / len(seen)
+    return max(math.sqrt(max(observed - chance, 0.0)), MIN_SPREAD)
+
+
+# No two people play alike: the least spread assumed between players of one level.
+MIN_SPREAD = 0.02
 
 
 # The clock. A decision is "steady" when it took within this share of the player's
@@ -228,6 +278,7 @@ __all__ = [
     "engine_llr",
     "engine_z",
     "feeding_z",
+    "level_spread",
     "pair_score",
     "soft_play_z",
     "threshold_at",

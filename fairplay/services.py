@@ -29,6 +29,7 @@ from fairplay.scoring import (
     directed,
     engine_llr,
     engine_z,
+    level_spread,
     pair_score,
 )
 from games.models import MatchResult, Seat, Table, TableAction
@@ -242,6 +243,14 @@ def _expected_agreement(user_id: int, players: int, *, split: bool = False) -> f
     :data:`LEVEL_BAND` of him in the pool of ``players``), or of everybody screened when his
     level has too few; ``None`` when nobody else has enough. ``split``: on the decisions
     where master's choice differs from the reference bot's."""
+    level = _level(user_id, players, split=split)
+    return None if level is None else level[0]
+
+
+def _level(
+    user_id: int, players: int, *, split: bool = False
+) -> tuple[float, list[tuple[int, int]]] | None:
+    """:func:`_expected_agreement`, and each of those players' own (agreed, checked)."""
     from ratings.models import Rating
 
     others = PlayerSignal.objects.exclude(user_id=user_id)
@@ -256,7 +265,8 @@ def _expected_agreement(user_id: int, players: int, *, split: bool = False) -> f
     for pool in pools:
         sums = pool.aggregate(checked=Sum(checked), agreed=Sum(agreed))
         if (sums["checked"] or 0) >= LEVEL_MIN_CHECKED:
-            return float(sums["agreed"]) / float(sums["checked"])
+            rates = list(pool.filter(**{f"{checked}__gt": 0}).values_list(agreed, checked))
+            return float(sums["agreed"]) / float(sums["checked"]), rates
     return None
 
 
@@ -264,10 +274,12 @@ def _judge_engine(user_id: int, *, players: int) -> None:
     signal = PlayerSignal.objects.get(user_id=user_id)
     if signal.matches < settings.FAIRPLAY_MIN_MATCHES:
         return
-    expected = _expected_agreement(user_id, players, split=True)
-    if expected is None:
+    level = _level(user_id, players, split=True)
+    if level is None:
         return
-    score = engine_llr(signal.split, signal.split_agreed, expected)
+    expected, rates = level
+    spread = level_spread(rates, expected)
+    score = engine_llr(signal.split, signal.split_agreed, expected, spread=spread)
     threshold = settings.FAIRPLAY_ENGINE_THRESHOLD
     if score < threshold:
         return
@@ -287,6 +299,7 @@ def _judge_engine(user_id: int, *, players: int) -> None:
             "split": signal.split, "split_agreed": signal.split_agreed,
             "split_agreement": round(signal.split_agreed / signal.split, 3) if signal.split else None,
             "split_expected": round(expected, 3),
+            "split_spread": round(spread, 3),
         },
         "matches": [row.result.table_id for row in screens],
         "decisions": [],

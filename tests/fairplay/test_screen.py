@@ -9,10 +9,12 @@ import random
 import pytest
 
 from fairplay.scoring import (
+    MIN_SPREAD,
     Directed,
     directed,
     engine_llr,
     feeding_z,
+    level_spread,
     pair_score,
     soft_play_z,
 )
@@ -167,3 +169,24 @@ def test_an_honest_players_likelihood_ratio_seldom_ever_reaches_the_threshold():
                 crossed += 1
                 break
     assert crossed <= 8  # 2%: the bound is 1%, with room for the simulation's own spread
+
+
+def test_the_spread_between_players_of_a_level_is_what_chance_does_not_explain():
+    alike = [(300, 1000), (302, 1000), (298, 1000), (301, 1000)]
+    unlike = [(200, 1000), (300, 1000), (400, 1000), (300, 1000)]
+
+    assert level_spread(alike, 0.3) == MIN_SPREAD
+    assert level_spread(unlike, 0.3) == pytest.approx(0.08, abs=0.01)
+    assert level_spread([(3, 10)], 0.3) == MIN_SPREAD  # one player: no spread to see
+
+
+def test_an_honest_player_a_little_above_his_levels_rate_is_not_found_by_numbers_alone():
+    # 88% where his level agrees at 80% (close to what an engine user at half his
+    # decisions would show, 90%), over 3000 decisions: against the level's rate alone
+    # that is "certain"; against the spread between the level's players it is not.
+    assert engine_llr(3000, 2640, 0.8) > math.log(100)
+    assert engine_llr(3000, 2640, 0.8, spread=0.05) < math.log(100)
+    # An engine user at 60% of the decisions stands out either way.
+    assert engine_llr(300, 180, 0.3, spread=0.05) > math.log(100)
+    # A spread that is no spread gives the single rate's ratio.
+    assert engine_llr(100, 40, 0.3, spread=1e-9) == pytest.approx(engine_llr(100, 40, 0.3))
