@@ -309,6 +309,16 @@ def _clock(o: Outcome, seat: int, upto: int) -> tuple[int, int]:
 Levels = dict[str, list[tuple[tuple[int, int], int, int]]]
 
 
+def _level_key(o: Outcome, seat: int) -> str:
+    """The honest level a seat is weighed against: its bot kind; a ``strong`` bot at seat
+    0 apart, since its seed is the screening's seed (``job.seed * 1000 + m``), so that its
+    worlds are the screening master's and it agrees with master more than at the other
+    seats (0.85–0.91 against 0.64–0.72 where master and the reference differ, in the
+    run of docs/fair-play.md): an artefact of the bench, kept as it was run."""
+    level = o.levels[seat]
+    return f"{level}@0" if level == "strong" and seat == 0 else level
+
+
 def _levels(honest_runs: list[Outcome], upto: int) -> Levels:
     """Each honest level's players: (who, agreed, decisions) where master's choice
     differs from the reference bot's, over the first ``upto`` matches."""
@@ -316,7 +326,7 @@ def _levels(honest_runs: list[Outcome], upto: int) -> Levels:
     for o in honest_runs:
         for s in range(3):
             agreed, checked = _agreement(o, s, upto, split=True)
-            out[o.levels[s]].append(((id(o), s), agreed, checked))
+            out[_level_key(o, s)].append(((id(o), s), agreed, checked))
     return out
 
 
@@ -324,7 +334,7 @@ def _engine(o: Outcome, seat: int, upto: int, levels: Levels) -> float:
     """The engine score of a seat, weighed as the app weighs it: against the other honest
     players of his level (their pooled rate and the spread between them)."""
     agreed, checked = _agreement(o, seat, upto, split=True)
-    others = [(a, c) for who, a, c in levels[o.levels[seat]] if who != (id(o), seat)]
+    others = [(a, c) for who, a, c in levels[_level_key(o, seat)] if who != (id(o), seat)]
     total = sum(c for _, c in others)
     expected = sum(a for a, _ in others) / total if total else 0.5
     return engine_llr(checked, agreed, expected, spread=level_spread(others, expected))
@@ -372,14 +382,14 @@ def report(outcomes: list[Outcome], matches: list[int], fp: float) -> list[str]:
             for s in range(3):
                 for into, split in ((pooled, False), (pooled_split, True)):
                     agreed, checked = _agreement(o, s, upto, split)
-                    into[o.levels[s]][0] += agreed
-                    into[o.levels[s]][1] += checked
+                    into[_level_key(o, s)][0] += agreed
+                    into[_level_key(o, s)][1] += checked
         expected = {lv: a / c if c else 0.5 for lv, (a, c) in pooled.items()}
         expected_split = {lv: a / c if c else 0.5 for lv, (a, c) in pooled_split.items()}
         levels = _levels(honest_runs, upto)
         honest_engine = [_engine(o, s, upto, levels) for o in honest_runs for s in range(3)]
         honest_old = [
-            engine_z(*reversed(_agreement(o, s, upto)), expected[o.levels[s]])
+            engine_z(*reversed(_agreement(o, s, upto)), expected[_level_key(o, s)])
             for o in honest_runs
             for s in range(3)
         ]
@@ -427,7 +437,7 @@ def report(outcomes: list[Outcome], matches: list[int], fp: float) -> list[str]:
                 scores = [_engine(o, 0, upto, levels) for o in runs]
                 t = engine_t
                 old = [
-                    engine_z(*reversed(_agreement(o, 0, upto)), expected.get(o.levels[0], 0.5))
+                    engine_z(*reversed(_agreement(o, 0, upto)), expected.get(_level_key(o, 0), 0.5))
                     for o in runs
                 ]
                 was = sum(x >= old_t for x in old)

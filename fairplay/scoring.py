@@ -133,48 +133,51 @@ def engine_z(checked: int, agreed: int, expected: float) -> float:
     return (agreed - checked * p) / math.sqrt(checked * p * (1 - p))
 
 
-# The engine user the likelihood ratio weighs against honest play: one who plays
-# master's choice at this share of his decisions.
-ENGINE_SHARE = 0.5
+# The engine users the likelihood ratio weighs against honest play: one who plays
+# master's choice at any of these shares of his decisions, each as likely.
+ENGINE_SHARES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def engine_llr(
     split: int,
     split_agreed: int,
     expected: float,
-    share: float = ENGINE_SHARE,
+    shares: Sequence[float] = ENGINE_SHARES,
     spread: float = 0.0,
 ) -> float:
     """The log-likelihood ratio of a player's agreement with master on the decisions
     where master's choice differs from the reference bot's: "he plays master's choice at
-    ``share`` of them, and his own rate elsewhere" against "he agrees at his own rate".
-    His own rate is not known: it is taken to be spread around his level's rate
-    ``expected`` with the standard deviation ``spread`` between the honest players of
-    that level (a beta distribution; 0: exactly his level's), and both hypotheses are
-    averaged over it. Under honest play the ratio is a martingale, so whatever the number
-    of matches, the chance that an honest player's ever reaches e**t is at most e**−t
-    (Ville's inequality) — as far as his level's rate and spread are right for him. With
-    a spread, an honest player a little above his level's rate is no longer found
-    "certainly" by sheer numbers of decisions, as he would be against a single rate."""
+    a share of them (any of ``shares``, each as likely), and his own rate elsewhere"
+    against "he agrees at his own rate". His own rate is not known: it is taken to be
+    spread around his level's rate ``expected`` with the standard deviation ``spread``
+    between the honest players of that level (a beta distribution; 0: exactly his
+    level's), and both hypotheses are averaged over it. Under honest play the ratio is a
+    martingale, so whatever the number of matches, the chance that an honest player's
+    ever reaches e**t is at most e**−t (Ville's inequality) — as far as his level's rate
+    and spread are right for him. With a spread, an honest player a little above his
+    level's rate is not found "certainly" by sheer numbers of decisions, as he would be
+    against a single rate."""
     if split == 0:
         return 0.0
     q = min(max(expected, 0.01), 0.99)
     k, n = split_agreed, split
     if spread < 2 / SPREAD_GRID:  # narrower than the grid can tell: his level's rate
-        p = share + (1 - share) * q
-        return k * math.log(p / q) + (n - k) * math.log((1 - p) / (1 - q))
-    # Beta(a, b) with mean q and variance spread² (kept a proper, unimodal-enough one).
-    variance = min(spread**2, q * (1 - q) * 0.5)
-    size = q * (1 - q) / variance - 1
-    a, b = q * size, (1 - q) * size
+        rates, priors = [q], [0.0]
+    else:
+        # Beta(a, b) with mean q and variance spread² (kept a proper one).
+        variance = min(spread**2, q * (1 - q) * 0.5)
+        size = q * (1 - q) / variance - 1
+        a, b = q * size, (1 - q) * size
+        rates = [(i + 0.5) / SPREAD_GRID for i in range(SPREAD_GRID)]
+        priors = [(a - 1) * math.log(r) + (b - 1) * math.log(1 - r) for r in rates]
     honest, engine = [], []
-    for i in range(SPREAD_GRID):
-        r = (i + 0.5) / SPREAD_GRID
-        prior = (a - 1) * math.log(r) + (b - 1) * math.log(1 - r)
-        p = share + (1 - share) * r
+    for r, prior in zip(rates, priors, strict=True):
         honest.append(prior + k * math.log(r) + (n - k) * math.log(1 - r))
-        engine.append(prior + k * math.log(p) + (n - k) * math.log(1 - p))
-    return _log_sum_exp(engine) - _log_sum_exp(honest)
+        for share in shares:
+            p = min(share + (1 - share) * r, 1 - 1e-9)
+            engine.append(prior + k * math.log(p) + (n - k) * math.log(1 - p))
+    # Each rate's prior weight is shared by its ``len(shares)`` engine hypotheses.
+    return _log_sum_exp(engine) - math.log(len(shares)) - _log_sum_exp(honest)
 
 
 # Points of the grid the rates are averaged over.

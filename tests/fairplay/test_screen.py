@@ -152,8 +152,12 @@ def test_the_engine_likelihood_ratio_weighs_agreement_against_the_players_level(
     assert engine_llr(100, 30, 0.3) < 0 < engine_llr(100, 60, 0.3)
     # The same agreement says less for a level that agrees with master more.
     assert engine_llr(100, 60, 0.5) < engine_llr(100, 60, 0.3)
-    # It adds up over matches: two halves make the whole.
-    assert engine_llr(100, 60, 0.3) == pytest.approx(2 * engine_llr(50, 30, 0.3))
+    # More decisions at the same excess say more.
+    assert engine_llr(100, 60, 0.3) > engine_llr(50, 30, 0.3) > 0
+    # A user at any share is weighed: 45% where the level gives 30% is far from the
+    # middle share's 65%, and still stands out.
+    assert engine_llr(400, 180, 0.3) > math.log(100)
+    assert engine_llr(400, 180, 0.3, shares=(0.5,)) < 0
 
 
 def test_an_honest_players_likelihood_ratio_seldom_ever_reaches_the_threshold():
