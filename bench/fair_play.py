@@ -289,6 +289,14 @@ def _pair(o: Outcome, a: int, b: int, upto: int, part: str = "") -> float:
     return parts[part] if part else score
 
 
+def _sides(o: Outcome, a: int, b: int, upto: int) -> tuple[float, float]:
+    """The pair's soft-play z and its larger feeding z, apart."""
+    return (
+        _pair(o, a, b, upto, "soft_play"),
+        max(_pair(o, a, b, upto, "feeding_ab"), _pair(o, a, b, upto, "feeding_ba")),
+    )
+
+
 def _agreement(o: Outcome, seat: int, upto: int, split: bool = False) -> tuple[int, int]:
     """(agreed, checked) over the first ``upto`` matches: of all the decisions asked, or
     (``split``) of those where master's choice differs from the reference bot's."""
@@ -400,6 +408,13 @@ def report(outcomes: list[Outcome], matches: list[int], fp: float) -> list[str]:
         ]
         pair_t = threshold_at(honest_pairs, fp)
         engine_t = threshold_at(honest_engine, fp)
+        # Each of the pair's signals at its own threshold, half the honest share each.
+        honest_sides = [
+            _sides(o, a, b, upto) for o in honest_runs for a, b in ((0, 1), (0, 2), (1, 2))
+        ]
+        soft_t = threshold_at([x for x, _ in honest_sides], fp / 2)
+        feed_t = threshold_at([y for _, y in honest_sides], fp / 2)
+        honest_either = sum(x >= soft_t or y >= feed_t for x, y in honest_sides)
         lines.append(
             f"after {upto} matches: thresholds pair {pair_t:.2f} (of {len(honest_pairs)} honest"
             f" pairs), engine {engine_t:.2f} (of {len(honest_engine)} honest players);"
@@ -449,11 +464,16 @@ def report(outcomes: list[Outcome], matches: list[int], fp: float) -> list[str]:
                     f" {either}/{len(runs)}"
                 )
             else:
-                extra = ""
                 scores = [_pair(o, 0, 1, upto) for o in runs]
                 t = pair_t
                 old = [_pair(o, 0, 1, upto, "let_stand") for o in runs]
                 was = sum(x >= stand_t for x in old)
+                sides = [_sides(o, 0, 1, upto) for o in runs]
+                extra = (
+                    f"; each signal at its own threshold (soft play {soft_t:.2f}, feeding"
+                    f" {feed_t:.2f}; honest pairs flagged {honest_either}/{len(honest_sides)}):"
+                    f" {sum(x >= soft_t or y >= feed_t for x, y in sides)}/{len(runs)}"
+                )
             found = sum(s >= t for s in scores)
             lines.append(
                 f"  {kind:13} flagged {found}/{len(runs)} = {found / len(runs):.0%}"

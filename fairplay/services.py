@@ -215,10 +215,21 @@ def _judge_pair(a: int, b: int) -> None:
     ab, ba = _directed(rows.get((a, b))), _directed(rows.get((b, a)))
     if ab.matches < settings.FAIRPLAY_MIN_MATCHES:
         return
-    score, parts = pair_score(ab, ba)
-    threshold = settings.FAIRPLAY_PAIR_THRESHOLD
-    if score < threshold:
+    _, parts = pair_score(ab, ba)
+    # Each signal against its own threshold: honest pairs' feeding scores run higher than
+    # their soft-play scores (docs/fair-play.md), so one threshold for both would hide
+    # soft play. The flag's score is the signal that passed by the larger margin.
+    passed = [
+        (score / threshold, score, threshold)
+        for score, threshold in (
+            (parts["soft_play"], settings.FAIRPLAY_SOFT_PLAY_THRESHOLD),
+            (max(parts["feeding_ab"], parts["feeding_ba"]), settings.FAIRPLAY_PAIR_THRESHOLD),
+        )
+        if score >= threshold
+    ]
+    if not passed:
         return
+    _, score, threshold = max(passed)
     screens = _shared_screens(a, b)
     evidence = {
         "parts": {k: round(v, 2) for k, v in parts.items()},

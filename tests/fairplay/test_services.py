@@ -70,14 +70,28 @@ def test_a_finished_rated_match_is_screened_by_the_task_after_the_commit(
 def test_a_colluding_pair_is_flagged_with_its_matches_as_evidence(settings, kind):
     settings.FAIRPLAY_MIN_MATCHES = 6
     settings.FAIRPLAY_PAIR_THRESHOLD = 1.5
+    settings.FAIRPLAY_SOFT_PLAY_THRESHOLD = 1.5
     a, b = UserFactory(), UserFactory()
 
     _screen(kind, [a, b], range(1, 7))
 
     flag = Flag.objects.get(kind=Flag.Kind.PAIR)
     assert {flag.user_id, flag.partner_id} == {a.pk, b.pk}
-    assert flag.status == Flag.Status.OPEN and flag.score >= settings.FAIRPLAY_PAIR_THRESHOLD
+    assert flag.status == Flag.Status.OPEN and flag.score >= flag.threshold == 1.5
     assert len(flag.evidence["matches"]) == 6
+
+
+def test_soft_play_is_weighed_against_its_own_threshold_not_the_feeders(settings):
+    settings.FAIRPLAY_MIN_MATCHES = 6
+    settings.FAIRPLAY_PAIR_THRESHOLD = 50.0  # no feeding score reaches it
+    settings.FAIRPLAY_SOFT_PLAY_THRESHOLD = 2.0
+    a, b = UserFactory(), UserFactory()
+
+    _screen("soft-play", [a, b], range(1, 7))
+
+    flag = Flag.objects.get(kind=Flag.Kind.PAIR)
+    assert flag.threshold == 2.0
+    assert round(flag.score, 2) == flag.evidence["parts"]["soft_play"] >= 2.0
 
 
 def test_a_feeders_flag_lists_the_decisions_that_fed_his_partner(settings):
