@@ -523,7 +523,10 @@ ANALYSIS_PER_DAY = env.int("ANALYSIS_PER_DAY", default=5)
 # bench/fair_play.py so that at most 1% of honest players and pairs pass them, and the
 # matches a player or a pair must have played before any flag.
 FAIRPLAY_PAIR_THRESHOLD = env.float("FAIRPLAY_PAIR_THRESHOLD", default=3.0)
-FAIRPLAY_ENGINE_THRESHOLD = env.float("FAIRPLAY_ENGINE_THRESHOLD", default=3.0)
+FAIRPLAY_SOFT_PLAY_THRESHOLD = env.float("FAIRPLAY_SOFT_PLAY_THRESHOLD", default=3.0)
+# The engine score is a log-likelihood ratio (fairplay.scoring.engine_llr): ln 100 bounds
+# the honest players it ever flags at 1%, when his level's agreement is known.
+FAIRPLAY_ENGINE_THRESHOLD = env.float("FAIRPLAY_ENGINE_THRESHOLD", default=4.6)
 FAIRPLAY_CLOCK_THRESHOLD = env.float("FAIRPLAY_CLOCK_THRESHOLD", default=3.0)
 FAIRPLAY_MIN_MATCHES = env.int("FAIRPLAY_MIN_MATCHES", default=10)
 # Decisions of each person a match that the screening asks the master search about.

@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("social/", include("social.urls")),
     path("clubs/", include("clubs.urls")),
+    path("fair-play/", include("fairplay.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),

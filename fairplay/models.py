@@ -40,6 +40,12 @@ class PlayerSignal(models.Model):
     matches = models.PositiveIntegerField(_("matches"), default=0)
     checked = models.PositiveIntegerField(_("decisions checked"), default=0)
     agreed = models.PositiveIntegerField(_("decisions agreeing with master"), default=0)
+    # Of the decisions checked, those where master's choice differs from the reference
+    # bot's (``screen.REFERENCE``), and of them those where he chose master's.
+    split = models.PositiveIntegerField(
+        _("decisions where master and the reference differ"), default=0
+    )
+    split_agreed = models.PositiveIntegerField(_("... of which master's choice"), default=0)
     # The clock (``scoring.clock_counts``): decisions timed, and of them those taken
     # within a narrow band of his usual time; seconds spent on hard and on easy ones.
     timed = models.PositiveIntegerField(_("decisions timed"), default=0)
@@ -72,6 +78,13 @@ class PairSignal(models.Model):
     fed = models.FloatField(_("points fed to the other"), default=0.0)
     fed_rest = models.FloatField(_("points fed to the rest"), default=0.0)
     diff_sq = models.FloatField(default=0.0)
+    # The answers with a hand the reference bot would bid on, and the passes among them.
+    contest = models.PositiveIntegerField(_("the other's bid, a hand to contest it"), default=0)
+    yielded = models.PositiveIntegerField(_("... let stand all the same"), default=0)
+    contest_rest = models.PositiveIntegerField(_("the rest's bids, a hand to contest"), default=0)
+    yielded_rest = models.PositiveIntegerField(
+        _("... let stand all the same (the rest)"), default=0
+    )
 
     class Meta:
         verbose_name = _("pair signal")

@@ -25,6 +25,12 @@ class Directed:
     fed: float = 0.0  # card points fed to the other beyond the least possible
     fed_rest: float = 0.0  # ... to the rest (the mean over them in a match)
     diff_sq: float = 0.0  # sum over matches of (fed − fed_rest)²
+    # The answers where the reference bot would have bid over (a hand worth contesting):
+    # to the other's bids, and to anybody else's; and the passes among them.
+    contest: int = 0
+    yielded: int = 0
+    contest_rest: int = 0
+    yielded_rest: int = 0
 
     def add(self, other: Directed) -> None:
         self.matches += other.matches
@@ -35,6 +41,10 @@ class Directed:
         self.fed += other.fed
         self.fed_rest += other.fed_rest
         self.diff_sq += other.diff_sq
+        self.contest += other.contest
+        self.yielded += other.yielded
+        self.contest_rest += other.contest_rest
+        self.yielded_rest += other.yielded_rest
 
 
 def directed(screening: Screening, seat: int, other: int) -> Directed:
@@ -52,6 +62,10 @@ def directed(screening: Screening, seat: int, other: int) -> Directed:
         fed=mine.fed,
         fed_rest=fed_rest,
         diff_sq=(mine.fed - fed_rest) ** 2,
+        contest=mine.contest,
+        yielded=mine.yielded,
+        contest_rest=sum(p.contest for p in rest),
+        yielded_rest=sum(p.yielded for p in rest),
     )
 
 
@@ -87,19 +101,27 @@ def feeding_z(fed: float, fed_rest: float, diff_sq: float, matches: int) -> floa
 
 
 def pair_score(ab: Directed, ba: Directed) -> tuple[float, dict[str, float]]:
-    """A pair's score: the largest of its soft-play z (both directions pooled) and each
-    direction's feeding z; with the parts, for the evidence."""
+    """A pair's score: the largest of its soft-play z (both directions pooled; counted on
+    the answers with a hand worth contesting) and each direction's feeding z; with the
+    parts, for the evidence. ``let_stand`` (every answer, whatever the hand) is shown,
+    not scored: a pass with a hopeless hand says nothing."""
     parts = {
         "soft_play": soft_play_z(
-            ab.chances + ba.chances,
-            ab.stood + ba.stood,
-            ab.chances_rest + ba.chances_rest,
-            ab.stood_rest + ba.stood_rest,
+            ab.contest + ba.contest,
+            ab.yielded + ba.yielded,
+            ab.contest_rest + ba.contest_rest,
+            ab.yielded_rest + ba.yielded_rest,
         ),
         "feeding_ab": feeding_z(ab.fed, ab.fed_rest, ab.diff_sq, ab.matches),
         "feeding_ba": feeding_z(ba.fed, ba.fed_rest, ba.diff_sq, ba.matches),
     }
-    return max(parts.values()), parts
+    let_stand = soft_play_z(
+        ab.chances + ba.chances,
+        ab.stood + ba.stood,
+        ab.chances_rest + ba.chances_rest,
+        ab.stood_rest + ba.stood_rest,
+    )
+    return max(parts.values()), {**parts, "let_stand": let_stand}
 
 
 def engine_z(checked: int, agreed: int, expected: float) -> float:
@@ -109,6 +131,80 @@ def engine_z(checked: int, agreed: int, expected: float) -> float:
         return 0.0
     p = min(max(expected, 0.02), 0.98)
     return (agreed - checked * p) / math.sqrt(checked * p * (1 - p))
+
+
+# The engine users the likelihood ratio weighs against honest play: one who plays
+# master's choice at any of these shares of his decisions, each as likely.
+ENGINE_SHARES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def engine_llr(
+    split: int,
+    split_agreed: int,
+    expected: float,
+    shares: Sequence[float] = ENGINE_SHARES,
+    spread: float = 0.0,
+) -> float:
+    """The log-likelihood ratio of a player's agreement with master on the decisions
+    where master's choice differs from the reference bot's: "he plays master's choice at
+    a share of them (any of ``shares``, each as likely), and his own rate elsewhere"
+    against "he agrees at his own rate". His own rate is not known: it is taken to be
+    spread around his level's rate ``expected`` with the standard deviation ``spread``
+    between the honest players of that level (a beta distribution; 0: exactly his
+    level's), and both hypotheses are averaged over it. Under honest play the ratio is a
+    martingale, so whatever the number of matches, the chance that an honest player's
+    ever reaches e**t is at most e**−t (Ville's inequality) — as far as his level's rate
+    and spread are right for him. With a spread, an honest player a little above his
+    level's rate is not found "certainly" by sheer numbers of decisions, as he would be
+    against a single rate."""
+    if split == 0:
+        return 0.0
+    q = min(max(expected, 0.01), 0.99)
+    k, n = split_agreed, split
+    if spread < 2 / SPREAD_GRID:  # narrower than the grid can tell: his level's rate
+        rates, priors = [q], [0.0]
+    else:
+        # Beta(a, b) with mean q and variance spread² (kept a proper one).
+        variance = min(spread**2, q * (1 - q) * 0.5)
+        size = q * (1 - q) / variance - 1
+        a, b = q * size, (1 - q) * size
+        rates = [(i + 0.5) / SPREAD_GRID for i in range(SPREAD_GRID)]
+        priors = [(a - 1) * math.log(r) + (b - 1) * math.log(1 - r) for r in rates]
+    honest, engine = [], []
+    for r, prior in zip(rates, priors, strict=True):
+        honest.append(prior + k * math.log(r) + (n - k) * math.log(1 - r))
+        for share in shares:
+            p = min(share + (1 - share) * r, 1 - 1e-9)
+            engine.append(prior + k * math.log(p) + (n - k) * math.log(1 - p))
+    # Each rate's prior weight is shared by its ``len(shares)`` engine hypotheses.
+    return _log_sum_exp(engine) - math.log(len(shares)) - _log_sum_exp(honest)
+
+
+# Points of the grid the rates are averaged over.
+SPREAD_GRID = 400
+
+
+def _log_sum_exp(values: list[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values))
+
+
+def level_spread(rates: Sequence[tuple[int, int]], expected: float) -> float:
+    """The standard deviation of honest players' own rates around their level's
+    ``expected``, from each one's (agreed, decisions): the spread of their observed rates
+    less what their numbers of decisions alone explain (method of moments), at least
+    :data:`MIN_SPREAD`."""
+    seen = [(k / n, n) for k, n in rates if n > 0]
+    if len(seen) < 2:
+        return MIN_SPREAD
+    q = min(max(expected, 0.01), 0.99)
+    observed = sum((r - q) ** 2 for r, _ in seen) / (len(seen) - 1)
+    chance = sum(q * (1 - q) / n for _, n in seen) / len(seen)
+    return max(math.sqrt(max(observed - chance, 0.0)), MIN_SPREAD)
+
+
+# No two people play alike: the least spread assumed between players of one level.
+MIN_SPREAD = 0.02
 
 
 # The clock. A decision is "steady" when it took within this share of the player's
@@ -182,8 +278,10 @@ __all__ = [
     "clock_counts",
     "clock_z",
     "directed",
+    "engine_llr",
     "engine_z",
     "feeding_z",
+    "level_spread",
     "pair_score",
     "soft_play_z",
     "threshold_at",

@@ -12,7 +12,13 @@ ordered pair of seats, what the seats' own decisions did to each other (docs/fai
   the points of each card it could play are known) and the declarer's gives (the seat
   chooses which card each rival gets);
 - **agreement with master**: a sample of each seat's real choices (more than one legal
-  action) asked of the master search at a small budget, from that seat's view only.
+  action) asked of the master search at a small budget, from that seat's view only;
+  counted apart where master's choice differs from the reference bot's (``basic``): the
+  decisions where help from an engine shows, and an honest player of a given level
+  agrees with master at his level's own rate;
+- **the auction against the hand**: of the answers to another seat's bid, those where
+  the reference bot, from the answering seat's own view, would have bid over it (a hand
+  worth contesting), and how many of them were passes all the same.
 
 Nothing here reads another seat's cards to value a decision: every value comes from
 ``match.view(seat)``'s knowledge or from the cards on the table. No Django here.
@@ -24,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots import Budget
+from games.bots import Bot, Budget, make_bot
 from games.bots.strong import MasterBot
 from games.engine.actions import Action, Bid, Give, Pass, Play, action_from_dict
 from games.engine.deal import Phase
@@ -35,9 +41,15 @@ from games.engine.views import View
 
 # The master search's worlds for each sampled decision, and how many decisions of a seat
 # it is asked about in one match: together they keep the screening of a match of about
-# 30 deals within 2 CPU seconds (bench/fair_play.py measures it).
+# 30 deals within 2 CPU seconds (bench/fair_play.py measures it). The declarer's gives
+# and his contract are not asked: master values them with the whole play behind them,
+# about 45 ms each at this budget against 7 ms for a bid or a card (profiled on 30-deal
+# matches), so that a sixth of the decisions cost half of the screening.
 SCREEN_SAMPLES = 6
 SCREEN_DECISIONS = 32
+_NOT_ASKED = (Phase.TALON, Phase.GIVING, Phase.CONTRACT)
+# The reference bot: what a player of ordinary skill would do from the same view.
+REFERENCE = "basic"
 
 
 @dataclass(slots=True)
@@ -48,9 +60,14 @@ class PairCounts:
     stood: int = 0  # ... of which passes (the bid let stand)
     fed: int = 0  # card points put into ``other``'s hands beyond the least possible
     feeds: int = 0  # decisions where the seat could choose what ``other`` got
+    contest: int = 0  # answers to ``other``'s bid where the reference bot would bid over
+    yielded: int = 0  # ... of which passes all the same
 
     def to_dict(self) -> dict[str, int]:
-        return {"chances": self.chances, "stood": self.stood, "fed": self.fed, "feeds": self.feeds}
+        return {
+            "chances": self.chances, "stood": self.stood, "fed": self.fed, "feeds": self.feeds,
+            "contest": self.contest, "yielded": self.yielded,
+        }  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -58,6 +75,8 @@ class SeatCounts:
     seat: int
     checked: int = 0  # decisions asked of the master search
     agreed: int = 0  # ... where the seat chose what master chose
+    split: int = 0  # ... where master's choice differs from the reference bot's
+    split_agreed: int = 0  # ... of which the seat chose master's
     pairs: dict[int, PairCounts] = field(default_factory=dict)
     # The decisions that moved the most points to another seat: (deal, action, to, points).
     largest: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -67,6 +86,8 @@ class SeatCounts:
             "seat": self.seat,
             "checked": self.checked,
             "agreed": self.agreed,
+            "split": self.split,
+            "split_agreed": self.split_agreed,
             "pairs": {str(o): p.to_dict() for o, p in sorted(self.pairs.items())},
             "largest": [list(x) for x in self.largest],
         }
@@ -132,7 +153,7 @@ def _add_feed(counts: SeatCounts, other: int, extra: int, at: tuple[int, int]) -
         del counts.largest[5:]
 
 
-def _auction(counts: SeatCounts, match: Match, taken: Action) -> None:
+def _auction(counts: SeatCounts, match: Match, taken: Action, reference: Bot) -> None:
     deal = match.deal
     assert deal is not None
     if deal.phase is not Phase.BIDDING or not deal.any_bid or deal.bidder == deal.to_act:
@@ -142,6 +163,9 @@ def _auction(counts: SeatCounts, match: Match, taken: Action) -> None:
     pair = counts.pairs.setdefault(deal.bidder, PairCounts())
     pair.chances += 1
     pair.stood += isinstance(taken, Pass)
+    if isinstance(reference.decide(match.view(deal.to_act)), Bid):
+        pair.contest += 1
+        pair.yielded += isinstance(taken, Pass)
 
 
 def screen(
@@ -159,6 +183,7 @@ def screen(
     out = Screening(options.players, {s: SeatCounts(s) for s in sorted(wanted)})
     match = Match.empty(options, first_dealer=first_dealer)
     asked: dict[int, list[tuple[View, Action]]] = {s: [] for s in wanted}
+    reference = make_bot(REFERENCE, seed=seed)
     for i, data in enumerate(deals):
         hands, talons = dealt_cards(data, options.players, i)
         assert isinstance(data, dict)
@@ -177,28 +202,42 @@ def screen(
                 raise RecordError("an illegal action", i, j)
             if seat in wanted and len(legal) > 1:
                 counts = out.seats[seat]
-                _auction(counts, match, taken)
+                _auction(counts, match, taken, reference)
                 _feed(counts, match, taken, legal, (i, j))
                 deal = match.deal
                 assert deal is not None
-                if deal.phase is not Phase.TALON:
+                if deal.phase not in _NOT_ASKED:
                     asked[seat].append((match.view(seat), taken))
             match.apply(taken, seat=seat)
     bot = MasterBot(seed, Budget(seconds=None, samples=samples))
     for seat, chosen in asked.items():
         for view, taken in _spread(chosen, decisions):
             counts = out.seats[seat]
+            best = bot.decide(view)
             counts.checked += 1
-            counts.agreed += bot.decide(view) == taken
+            counts.agreed += best == taken
+            if best != reference.decide(view):
+                counts.split += 1
+                counts.split_agreed += best == taken
     return out
 
 
 def _spread[T](items: list[T], n: int) -> list[T]:
     """``n`` of ``items`` spread evenly through the match (all of them if fewer)."""
+    if n <= 0:
+        return []
     if len(items) <= n:
         return items
     step = len(items) / n
     return [items[int(k * step)] for k in range(n)]
 
 
-__all__ = ["SCREEN_DECISIONS", "SCREEN_SAMPLES", "PairCounts", "Screening", "SeatCounts", "screen"]
+__all__ = [
+    "REFERENCE",
+    "SCREEN_DECISIONS",
+    "SCREEN_SAMPLES",
+    "PairCounts",
+    "Screening",
+    "SeatCounts",
+    "screen",
+]

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F, Sum
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.types import User
@@ -26,10 +27,14 @@ from fairplay.scoring import (
     clock_counts,
     clock_z,
     directed,
+    engine_llr,
     engine_z,
+    level_spread,
     pair_score,
 )
 from games.models import MatchResult, Seat, Table, TableAction
+from tournaments.models import Notification
+from tournaments.notices import notifications_create
 
 # A player's level: players rated within this many points of him in the same pool.
 LEVEL_BAND = 150.0
@@ -122,6 +127,8 @@ def _add_player(user_id: int, counts: sc.SeatCounts, clock: ClockCounts) -> None
         matches=F("matches") + 1,
         checked=F("checked") + counts.checked,
         agreed=F("agreed") + counts.agreed,
+        split=F("split") + counts.split,
+        split_agreed=F("split_agreed") + counts.split_agreed,
         timed=F("timed") + clock.timed,
         steady=F("steady") + clock.steady,
         hard=F("hard") + clock.hard,
@@ -142,6 +149,10 @@ def _add_pair(user_id: int, other_id: int, d: Directed) -> None:
         fed=F("fed") + d.fed,
         fed_rest=F("fed_rest") + d.fed_rest,
         diff_sq=F("diff_sq") + d.diff_sq,
+        contest=F("contest") + d.contest,
+        yielded=F("yielded") + d.yielded,
+        contest_rest=F("contest_rest") + d.contest_rest,
+        yielded_rest=F("yielded_rest") + d.yielded_rest,
     )
 
 
@@ -151,7 +162,8 @@ def _directed(row: PairSignal | None) -> Directed:
     return Directed(
         matches=row.matches, chances=row.chances, stood=row.stood,
         chances_rest=row.chances_rest, stood_rest=row.stood_rest, fed=row.fed,
-        fed_rest=row.fed_rest, diff_sq=row.diff_sq,
+        fed_rest=row.fed_rest, diff_sq=row.diff_sq, contest=row.contest, yielded=row.yielded,
+        contest_rest=row.contest_rest, yielded_rest=row.yielded_rest,
     )  # fmt: skip
 
 
@@ -203,18 +215,33 @@ def _judge_pair(a: int, b: int) -> None:
     ab, ba = _directed(rows.get((a, b))), _directed(rows.get((b, a)))
     if ab.matches < settings.FAIRPLAY_MIN_MATCHES:
         return
-    score, parts = pair_score(ab, ba)
-    threshold = settings.FAIRPLAY_PAIR_THRESHOLD
-    if score < threshold:
+    _, parts = pair_score(ab, ba)
+    # Each signal against its own threshold: honest pairs' feeding scores run higher than
+    # their soft-play scores (docs/fair-play.md), so one threshold for both would hide
+    # soft play. The flag's score is the signal that passed by the larger margin.
+    passed = [
+        (score / threshold, score, threshold)
+        for score, threshold in (
+            (parts["soft_play"], settings.FAIRPLAY_SOFT_PLAY_THRESHOLD),
+            (max(parts["feeding_ab"], parts["feeding_ba"]), settings.FAIRPLAY_PAIR_THRESHOLD),
+        )
+        if score >= threshold
+    ]
+    if not passed:
         return
+    _, score, threshold = max(passed)
     screens = _shared_screens(a, b)
     evidence = {
         "parts": {k: round(v, 2) for k, v in parts.items()},
         "counts": {
             "ab": {"stood": ab.stood, "chances": ab.chances, "stood_rest": ab.stood_rest,
-                   "chances_rest": ab.chances_rest, "fed": ab.fed, "fed_rest": ab.fed_rest},
+                   "chances_rest": ab.chances_rest, "fed": ab.fed, "fed_rest": ab.fed_rest,
+                   "contest": ab.contest, "yielded": ab.yielded,
+                   "contest_rest": ab.contest_rest, "yielded_rest": ab.yielded_rest},
             "ba": {"stood": ba.stood, "chances": ba.chances, "stood_rest": ba.stood_rest,
-                   "chances_rest": ba.chances_rest, "fed": ba.fed, "fed_rest": ba.fed_rest},
+                   "chances_rest": ba.chances_rest, "fed": ba.fed, "fed_rest": ba.fed_rest,
+                   "contest": ba.contest, "yielded": ba.yielded,
+                   "contest_rest": ba.contest_rest, "yielded_rest": ba.yielded_rest},
         },
         "matches": [row.result.table_id for row in screens],
         "decisions": _decisions(screens, {a: a, b: b}, {a, b}),
@@ -222,10 +249,19 @@ def _judge_pair(a: int, b: int) -> None:
     _raise(Flag.Kind.PAIR, a, b, score, threshold, ab.matches, evidence)
 
 
-def _expected_agreement(user_id: int, players: int) -> float | None:
+def _expected_agreement(user_id: int, players: int, *, split: bool = False) -> float | None:
     """The agreement with master of the other players of ``user_id``'s level (rated within
     :data:`LEVEL_BAND` of him in the pool of ``players``), or of everybody screened when his
-    level has too few; ``None`` when nobody else has enough."""
+    level has too few; ``None`` when nobody else has enough. ``split``: on the decisions
+    where master's choice differs from the reference bot's."""
+    level = _level(user_id, players, split=split)
+    return None if level is None else level[0]
+
+
+def _level(
+    user_id: int, players: int, *, split: bool = False
+) -> tuple[float, list[tuple[int, int]]] | None:
+    """:func:`_expected_agreement`, and each of those players' own (agreed, checked)."""
     from ratings.models import Rating
 
     others = PlayerSignal.objects.exclude(user_id=user_id)
@@ -236,10 +272,12 @@ def _expected_agreement(user_id: int, players: int) -> float | None:
             players=players, rating__range=(mine.rating - LEVEL_BAND, mine.rating + LEVEL_BAND)
         ).values("competitor__user_id")
         pools.insert(0, others.filter(user_id__in=near))
+    checked, agreed = ("split", "split_agreed") if split else ("checked", "agreed")
     for pool in pools:
-        sums = pool.aggregate(checked=Sum("checked"), agreed=Sum("agreed"))
+        sums = pool.aggregate(checked=Sum(checked), agreed=Sum(agreed))
         if (sums["checked"] or 0) >= LEVEL_MIN_CHECKED:
-            return float(sums["agreed"]) / float(sums["checked"])
+            rates = list(pool.filter(**{f"{checked}__gt": 0}).values_list(agreed, checked))
+            return float(sums["agreed"]) / float(sums["checked"]), rates
     return None
 
 
@@ -247,20 +285,32 @@ def _judge_engine(user_id: int, *, players: int) -> None:
     signal = PlayerSignal.objects.get(user_id=user_id)
     if signal.matches < settings.FAIRPLAY_MIN_MATCHES:
         return
-    expected = _expected_agreement(user_id, players)
-    if expected is None:
+    level = _level(user_id, players, split=True)
+    if level is None:
         return
-    score = engine_z(signal.checked, signal.agreed, expected)
+    expected, rates = level
+    spread = level_spread(rates, expected)
+    score = engine_llr(signal.split, signal.split_agreed, expected, spread=spread)
     threshold = settings.FAIRPLAY_ENGINE_THRESHOLD
     if score < threshold:
         return
+    overall = _expected_agreement(user_id, players)
     screens = _shared_screens(user_id)
     evidence = {
-        "parts": {"agreement_z": round(score, 2)},
+        "parts": {
+            "likelihood_ratio_log": round(score, 2),
+            "agreement_z": round(engine_z(signal.checked, signal.agreed, overall), 2)
+            if overall is not None
+            else None,
+        },
         "counts": {
             "checked": signal.checked, "agreed": signal.agreed,
             "agreement": round(signal.agreed / signal.checked, 3),
-            "expected": round(expected, 3),
+            "expected": round(overall, 3) if overall is not None else None,
+            "split": signal.split, "split_agreed": signal.split_agreed,
+            "split_agreement": round(signal.split_agreed / signal.split, 3) if signal.split else None,
+            "split_expected": round(expected, 3),
+            "split_spread": round(spread, 3),
         },
         "matches": [row.result.table_id for row in screens],
         "decisions": [],
@@ -345,7 +395,24 @@ def flag_review(*, flag_id: int, user: User, status: str, note: str = "") -> Fla
     flag.save(update_fields=["status", "reviewed_by", "reviewed_at", "note", "updated_at"])
     if status == Flag.Status.CHEATING:
         flag_entries_close(flag=flag, by=user)
+    elif status == Flag.Status.WARNED:
+        _warn(flag)
     return flag
+
+
+def _warn(flag: Flag) -> None:
+    """Tell the warned player (both players of a pair) in his notifications: the same
+    general reminder for everybody, in his language when he reads it, linked to the
+    fair-play rules. It never names the flag, its evidence, its kind, the partner or the
+    matches. Not mailed: no e-mail notice a player can choose fits it
+    (``accounts.models.NoticeKind``)."""
+    told = [flag.user_id] + ([flag.partner_id] if flag.partner_id is not None else [])
+    notifications_create(
+        tournament=None,
+        user_ids=told,
+        kind=Notification.Kind.FAIR_PLAY,
+        url=reverse("fairplay:rules"),
+    )
 
 
 @transaction.atomic

@@ -70,14 +70,28 @@ def test_a_finished_rated_match_is_screened_by_the_task_after_the_commit(
 def test_a_colluding_pair_is_flagged_with_its_matches_as_evidence(settings, kind):
     settings.FAIRPLAY_MIN_MATCHES = 6
     settings.FAIRPLAY_PAIR_THRESHOLD = 1.5
+    settings.FAIRPLAY_SOFT_PLAY_THRESHOLD = 1.5
     a, b = UserFactory(), UserFactory()
 
     _screen(kind, [a, b], range(1, 7))
 
     flag = Flag.objects.get(kind=Flag.Kind.PAIR)
     assert {flag.user_id, flag.partner_id} == {a.pk, b.pk}
-    assert flag.status == Flag.Status.OPEN and flag.score >= settings.FAIRPLAY_PAIR_THRESHOLD
+    assert flag.status == Flag.Status.OPEN and flag.score >= flag.threshold == 1.5
     assert len(flag.evidence["matches"]) == 6
+
+
+def test_soft_play_is_weighed_against_its_own_threshold_not_the_feeders(settings):
+    settings.FAIRPLAY_MIN_MATCHES = 6
+    settings.FAIRPLAY_PAIR_THRESHOLD = 50.0  # no feeding score reaches it
+    settings.FAIRPLAY_SOFT_PLAY_THRESHOLD = 2.0
+    a, b = UserFactory(), UserFactory()
+
+    _screen("soft-play", [a, b], range(1, 7))
+
+    flag = Flag.objects.get(kind=Flag.Kind.PAIR)
+    assert flag.threshold == 2.0
+    assert round(flag.score, 2) == flag.evidence["parts"]["soft_play"] >= 2.0
 
 
 def test_a_feeders_flag_lists_the_decisions_that_fed_his_partner(settings):
@@ -109,16 +123,19 @@ def test_nothing_is_flagged_before_the_least_number_of_matches(settings):
 
 def test_a_player_agreeing_with_master_beyond_his_level_is_flagged(settings):
     settings.FAIRPLAY_MIN_MATCHES = 3
-    settings.FAIRPLAY_ENGINE_THRESHOLD = 2.0
     settings.FAIRPLAY_SCREEN_DECISIONS = 16
-    _screen("honest", [UserFactory(), UserFactory()], range(1, 5), deals=4)
+    _screen("honest", [UserFactory(), UserFactory(), UserFactory()], range(1, 7), deals=4)
     suspect = UserFactory()
 
-    _screen("engine", [suspect], range(5, 8), deals=4)
+    _screen("engine", [suspect], range(7, 10), deals=4)
 
     flag = Flag.objects.get(kind=Flag.Kind.ENGINE, user=suspect)
+    counts = flag.evidence["counts"]
     assert flag.partner is None
-    assert flag.evidence["counts"]["agreement"] > flag.evidence["counts"]["expected"]
+    assert flag.score >= settings.FAIRPLAY_ENGINE_THRESHOLD == 4.6
+    assert counts["split_agreement"] > counts["split_expected"]
+    assert counts["agreement"] > counts["expected"]
+    assert flag.evidence["parts"]["likelihood_ratio_log"] == round(flag.score, 2)
 
 
 def test_a_moderator_dismisses_an_open_flag(settings):

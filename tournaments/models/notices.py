@@ -53,6 +53,9 @@ class Notification(models.Model):
         # A message of a group the player belongs to (a club's, sent by a higher app): no
         # tournament; ``params`` name the sender ("sender") and hold its subject.
         GROUP_MESSAGE = "group_message", _("a message to members")
+        # The moderators' fair-play warning (sent by a higher app): no tournament, no
+        # parameters; its words are the same for everybody and name nobody.
+        FAIR_PLAY = "fair_play", _("a fair-play reminder")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -48,6 +48,11 @@ def notification_text(note: Any) -> str:
             "sender": params.get("sender", ""),
             "subject": params.get("subject", note.text),
         }
+    if note.kind == Notification.Kind.FAIR_PLAY:
+        return _(
+            "A reminder from the moderators: play every rated game on your own, without "
+            "help from programs or other players. Read the fair-play rules."
+        )
     if note.kind == Notification.Kind.STARTS_SOON:
         return f"{name}: " + _("Starts in %(n)s minutes.") % {"n": params.get("minutes", "?")}
     if note.kind == Notification.Kind.CHECK_IN_SOON:
