@@ -184,7 +184,8 @@ def test_the_invite_link_has_a_copy_button_that_says_it_copied(pages, screen):
 
     page.click("#copy-invite")
 
-    assert page.locator("#invite-copied").is_visible()
+    # The note shows once the clipboard's write (a promise) has settled.
+    page.locator("#invite-copied").wait_for(state="visible", timeout=5000)
     assert page.evaluate("() => navigator.clipboard.readText()") == page.input_value("#invite-url")
 
 
