@@ -16,7 +16,7 @@ from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from accounts.types import signed_in
-from clubs import errors, selectors, series, services
+from clubs import errors, selectors, services
 from clubs.models import (
     RIGHTS,
     Club,
@@ -24,8 +24,6 @@ from clubs.models import (
     Invitation,
     JoinRequest,
     Membership,
-    Season,
-    Series,
 )
 from core.api_errors import ErrorSerializer
 from ratings.selectors import user_by_username
@@ -56,7 +54,7 @@ class ClubsAPIView(APIView):
         return [ClubsThrottle()] if self.request.method != "GET" else []
 
 
-def _club(slug: str) -> Club:
+def club_named(slug: str) -> Club:
     club = selectors.club_by_slug(slug)
     if club is None:
         raise errors.NotFound()
@@ -157,7 +155,7 @@ class ClubsView(ClubsAPIView):
 class ClubView(ClubsAPIView):
     @extend_schema(summary="One club", responses={200: ClubSerializer, **ERRORS})
     def get(self, request: Request, slug: str) -> Response:
-        return Response(ClubSerializer(_club(slug)).data)
+        return Response(ClubSerializer(club_named(slug)).data)
 
     @extend_schema(
         summary="Change a club's settings (the settings right)",
@@ -165,7 +163,7 @@ class ClubView(ClubsAPIView):
         responses={200: ClubSerializer, **ERRORS},
     )
     def patch(self, request: Request, slug: str) -> Response:
-        club = _club(slug)
+        club = club_named(slug)
         serializer = ClubUpdateSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         club = services.club_update(
@@ -186,7 +184,7 @@ class JoinView(ClubsAPIView):
         serializer = ClubJoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = services.club_join(
-            user=signed_in(request.user), club=_club(slug), **serializer.validated_data
+            user=signed_in(request.user), club=club_named(slug), **serializer.validated_data
         )
         answer = "member" if isinstance(result, Membership) else "pending"
         return Response({"status": answer})
@@ -197,7 +195,7 @@ class LeaveView(ClubsAPIView):
 
     @extend_schema(summary="Leave a club", request=None, responses={204: None, **ERRORS})
     def post(self, request: Request, slug: str) -> Response:
-        services.club_leave(user=signed_in(request.user), club=_club(slug))
+        services.club_leave(user=signed_in(request.user), club=club_named(slug))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -206,7 +204,7 @@ class MembersView(ClubsAPIView):
         summary="A club's members and their rights", responses={200: ClubMemberSerializer}
     )
     def get(self, request: Request, slug: str) -> Response:
-        rows = selectors.members(club=_club(slug))
+        rows = selectors.members(club=club_named(slug))
         return Response(ClubMemberSerializer(rows, many=True).data)
 
 
@@ -229,7 +227,7 @@ class MemberView(ClubsAPIView):
         serializer.is_valid(raise_exception=True)
         membership = services.member_set_rights(
             user=signed_in(request.user),
-            club=_club(slug),
+            club=club_named(slug),
             member=self._member(username),
             rights=set(serializer.validated_data["rights"]),
         )
@@ -242,13 +240,13 @@ class MemberView(ClubsAPIView):
     )
     def delete(self, request: Request, slug: str, username: str) -> Response:
         services.member_remove(
-            user=signed_in(request.user), club=_club(slug), member=self._member(username)
+            user=signed_in(request.user), club=club_named(slug), member=self._member(username)
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 def _managed(request: Request, slug: str, right: str) -> Club:
-    club = _club(slug)
+    club = club_named(slug)
     if not selectors.can(user=request.user, club=club, right=right):
         raise errors.Forbidden()
     return club
@@ -275,7 +273,7 @@ class RequestAnswerView(ClubsAPIView):
         responses={204: None, **ERRORS},
     )
     def post(self, request: Request, slug: str, request_id: int, answer: str) -> Response:
-        club = _club(slug)
+        club = club_named(slug)
         join_request = JoinRequest.objects.filter(pk=request_id, club=club).first()
         if join_request is None or answer not in ("accept", "decline"):
             raise errors.NotFound()
@@ -305,7 +303,9 @@ class InvitationsView(ClubsAPIView):
         serializer = ClubInvitationCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         invitation = services.invitation_create(
-            user=signed_in(request.user), club=_club(slug), days=serializer.validated_data["days"]
+            user=signed_in(request.user),
+            club=club_named(slug),
+            days=serializer.validated_data["days"],
         )
         return Response(ClubInvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
 
@@ -344,148 +344,8 @@ class EventsView(ClubsAPIView):
         summary="A club's upcoming and past events", responses={200: ClubEventSerializer(many=True)}
     )
     def get(self, request: Request, slug: str) -> Response:
-        upcoming, past = selectors.events(club=_club(slug))
+        upcoming, past = selectors.events(club=club_named(slug))
         return Response(ClubEventSerializer([*upcoming, *past], many=True).data)
-
-
-class ClubSeriesSerializer(serializers.ModelSerializer[Series]):
-    class Meta:
-        model = Series
-        fields = (
-            "id", "name", "weekday", "start_time", "time_zone", "days_ahead",
-            "registration_hours", "members_only", "tournament_fields", "skipped", "stopped_at",
-        )  # fmt: skip
-        read_only_fields = ("id", "skipped", "stopped_at")
-        extra_kwargs = {"time_zone": {"required": False}}
-
-
-class ClubSeriesSkipSerializer(serializers.Serializer[Any]):
-    day = serializers.DateField()
-
-
-def _series(slug: str, series_id: int) -> Series:
-    found = Series.objects.select_related("club").filter(pk=series_id, club__slug=slug).first()
-    if found is None:
-        raise errors.NotFound()
-    return found
-
-
-class SeriesListView(ClubsAPIView):
-    @extend_schema(
-        summary="A club's recurring evenings", responses={200: ClubSeriesSerializer(many=True)}
-    )
-    def get(self, request: Request, slug: str) -> Response:
-        rows = Series.objects.filter(club=_club(slug)).order_by("pk")
-        return Response(ClubSeriesSerializer(rows, many=True).data)
-
-    @extend_schema(
-        summary="Start a recurring evening (the events right)",
-        request=ClubSeriesSerializer,
-        responses={201: ClubSeriesSerializer, **ERRORS},
-    )
-    def post(self, request: Request, slug: str) -> Response:
-        serializer = ClubSeriesSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        fields = data.pop("tournament_fields", {}) or {}
-        if not isinstance(fields, dict):
-            raise errors.Invalid()
-        created = series.series_create(
-            user=signed_in(request.user), club=_club(slug), **data, **fields
-        )
-        return Response(ClubSeriesSerializer(created).data, status=status.HTTP_201_CREATED)
-
-
-class SeriesSkipView(ClubsAPIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        summary="Skip one date of a recurring evening (the events right)",
-        request=ClubSeriesSkipSerializer,
-        responses={200: ClubSeriesSerializer, **ERRORS},
-    )
-    def post(self, request: Request, slug: str, series_id: int) -> Response:
-        serializer = ClubSeriesSkipSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        done = series.series_skip(
-            user=signed_in(request.user),
-            series=_series(slug, series_id),
-            day=serializer.validated_data["day"],
-        )
-        return Response(ClubSeriesSerializer(done).data)
-
-
-class SeriesStopView(ClubsAPIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        summary="Stop a recurring evening (the events right)",
-        request=None,
-        responses={200: ClubSeriesSerializer, **ERRORS},
-    )
-    def post(self, request: Request, slug: str, series_id: int) -> Response:
-        done = series.series_stop(user=signed_in(request.user), series=_series(slug, series_id))
-        return Response(ClubSeriesSerializer(done).data)
-
-
-class ClubSeasonSerializer(serializers.ModelSerializer[Season]):
-    points = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), max_length=200, required=False
-    )
-
-    class Meta:
-        model = Season
-        fields = ("id", "name", "starts_on", "ends_on", "scheme", "points", "best", "closed_at")
-        read_only_fields = ("id", "closed_at")
-
-
-class SeasonsView(ClubsAPIView):
-    @extend_schema(summary="A club's seasons", responses={200: ClubSeasonSerializer(many=True)})
-    def get(self, request: Request, slug: str) -> Response:
-        rows = Season.objects.filter(club=_club(slug))
-        return Response(ClubSeasonSerializer(rows, many=True).data)
-
-    @extend_schema(
-        summary="Start a season (the events right)",
-        request=ClubSeasonSerializer,
-        responses={201: ClubSeasonSerializer, **ERRORS},
-    )
-    def post(self, request: Request, slug: str) -> Response:
-        serializer = ClubSeasonSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        made = series.season_create(
-            user=signed_in(request.user), club=_club(slug), **serializer.validated_data
-        )
-        return Response(ClubSeasonSerializer(made).data, status=status.HTTP_201_CREATED)
-
-
-def _season(slug: str, season_id: int) -> Season:
-    found = Season.objects.select_related("club").filter(pk=season_id, club__slug=slug).first()
-    if found is None:
-        raise errors.NotFound()
-    return found
-
-
-class SeasonTableView(ClubsAPIView):
-    @extend_schema(
-        summary="A season's table: each player's rank, total and points per event",
-        responses={200: OpenApiResponse(description="events and rows"), **ERRORS},
-    )
-    def get(self, request: Request, slug: str, season_id: int) -> Response:
-        return Response(selectors.season_rows(season=_season(slug, season_id)))
-
-
-class SeasonCloseView(ClubsAPIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        summary="Close (archive) a season: its table is kept as it stands (the events right)",
-        request=None,
-        responses={200: ClubSeasonSerializer, **ERRORS},
-    )
-    def post(self, request: Request, slug: str, season_id: int) -> Response:
-        done = series.season_close(user=signed_in(request.user), season=_season(slug, season_id))
-        return Response(ClubSeasonSerializer(done).data)
 
 
 class ClubMessageSerializer(serializers.ModelSerializer[ClubMessage]):
@@ -510,7 +370,7 @@ class MessagesView(ClubsAPIView):
         responses={200: ClubMessageSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        club = _club(slug)
+        club = club_named(slug)
         if not selectors.may_read_messages(club=club, viewer=request.user):
             raise errors.Forbidden()
         rows = selectors.messages_for(club=club, viewer=request.user)[:100]
@@ -525,7 +385,7 @@ class MessagesView(ClubsAPIView):
         serializer = ClubMessageCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         sent = services.club_message_send(
-            club=_club(slug), sender=signed_in(request.user), **serializer.validated_data
+            club=club_named(slug), sender=signed_in(request.user), **serializer.validated_data
         )
         return Response(ClubMessageSerializer(sent).data, status=status.HTTP_201_CREATED)
 
@@ -553,7 +413,7 @@ class MembershipView(ClubsAPIView):
         responses={200: ClubMembershipSerializer, **ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
-        mine = selectors.membership_of(user=request.user, club=_club(slug))
+        mine = selectors.membership_of(user=request.user, club=club_named(slug))
         if mine is None:
             raise errors.NotFound(_("You are not a member of this club."))
         return Response(ClubMembershipSerializer(mine).data)
@@ -568,7 +428,7 @@ class MembershipView(ClubsAPIView):
         serializer.is_valid(raise_exception=True)
         mine = services.member_set_messages(
             user=signed_in(request.user),
-            club=_club(slug),
+            club=club_named(slug),
             off=serializer.validated_data["messages_off"],
         )
         return Response(ClubMembershipSerializer(mine).data)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from clubs import api
+from clubs import api, api_seasons
 
 urlpatterns = [
     path("clubs/", api.ClubsView.as_view(), name="api-clubs-list"),
@@ -41,26 +41,28 @@ urlpatterns = [
         api.MembershipView.as_view(),
         name="api-clubs-membership",
     ),
-    path("clubs/<slug:slug>/series/", api.SeriesListView.as_view(), name="api-clubs-series"),
-    path("clubs/<slug:slug>/seasons/", api.SeasonsView.as_view(), name="api-clubs-seasons"),
+    path(
+        "clubs/<slug:slug>/series/", api_seasons.SeriesListView.as_view(), name="api-clubs-series"
+    ),
+    path("clubs/<slug:slug>/seasons/", api_seasons.SeasonsView.as_view(), name="api-clubs-seasons"),
     path(
         "clubs/<slug:slug>/seasons/<int:season_id>/",
-        api.SeasonTableView.as_view(),
+        api_seasons.SeasonTableView.as_view(),
         name="api-clubs-season",
     ),
     path(
         "clubs/<slug:slug>/seasons/<int:season_id>/close/",
-        api.SeasonCloseView.as_view(),
+        api_seasons.SeasonCloseView.as_view(),
         name="api-clubs-season-close",
     ),
     path(
         "clubs/<slug:slug>/series/<int:series_id>/skip/",
-        api.SeriesSkipView.as_view(),
+        api_seasons.SeriesSkipView.as_view(),
         name="api-clubs-series-skip",
     ),
     path(
         "clubs/<slug:slug>/series/<int:series_id>/stop/",
-        api.SeriesStopView.as_view(),
+        api_seasons.SeriesStopView.as_view(),
         name="api-clubs-series-stop",
     ),
 ]
