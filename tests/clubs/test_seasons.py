@@ -316,8 +316,8 @@ def test_the_stored_table_moves_with_a_real_amendment_and_comes_back_when_amende
     places = [s.place for s in table_.seats.order_by("number")]
     stored_results = EventResults.objects.get(event__tournament=t).rows  # with the table
     with django_capture_on_commit_callbacks(execute=True):
-        # The reverse of the places played, so the amendment always changes them.
-        swapped = [4 - place for place in places]
+        # Places unlike those played (which may hold a tie), so the amendment changes them.
+        swapped = [3, 2, 1] if places == [1, 2, 3] else [1, 2, 3]
         tournament_services.assignment_amend(assignment=table_, places=swapped, reason="swap")
     # The standings' signal stored the event's results and the season's table again.
     assert EventResults.objects.get(event__tournament=t).rows != stored_results
