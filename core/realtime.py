@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import uuid
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import SyncToAsync
@@ -41,13 +43,28 @@ def send(
     hand_over([(kind, group, text, extra) for group, text in messages])
 
 
-def hand_over(batch: list[Message]) -> None:
-    """Publish ``batch`` from synchronous code (:func:`send`)."""
+def hand_over(batch: list[Message], *, here: bool = False, elsewhere: bool = True) -> None:
+    """Publish ``batch`` from synchronous code (:func:`send`), or from the event loop's
+    own thread (a table's owner, ``games.owner``: it never waits there either).
+
+    ``here``: in a server process, the messages go straight to this process's own
+    members of their groups, in turn with everything else the process sends (the owner
+    of a table delivers its updates to its sockets without a trip through Redis); they
+    are published as well only when ``elsewhere`` (another process has sockets in the
+    groups), marked with this process's :data:`ORIGIN`, which its own consumers skip
+    (:func:`from_here`). Outside a server process ``here`` changes nothing."""
     if not batch:
         return
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    try:
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    item: list[Message] | _Here = _Here(batch, elsewhere) if here else batch
     if loop is not None and not loop.is_closed():
-        loop.call_soon_threadsafe(_sender(loop).put, batch)
+        if _on(loop):
+            _sender(loop).put(item)
+        else:
+            loop.call_soon_threadsafe(_sender(loop).put, item)
     else:
         # One long-lived loop per process, so the channel layer keeps its Redis
         # connections (a new loop per call costs ~20 ms).
@@ -64,6 +81,31 @@ def hand_over(batch: list[Message]) -> None:
 
 # kind, group, text, the event's other fields (``to``, ``seats``, ``change``: send_views)
 Message = tuple[str, str, str, dict[str, Any] | None]
+
+# This process, as the messages it delivered to its own sockets and published as well
+# say (``hand_over(here=True, elsewhere=True)``): its own consumers skip them.
+ORIGIN = uuid.uuid4().hex
+
+
+def from_here(event: dict[str, Any]) -> bool:
+    """Whether ``event`` came back through Redis to the process that already delivered
+    it to its own sockets (a consumer drops it)."""
+    return event.get("origin") == ORIGIN
+
+
+@dataclass(frozen=True, slots=True)
+class _Here:
+    """Messages for this process's own sockets first (:func:`hand_over`)."""
+
+    messages: list[Message]
+    elsewhere: bool
+
+
+def _on(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 def _event(kind: str, text: str, extra: dict[str, Any] | None) -> dict[str, Any]:
@@ -149,6 +191,27 @@ async def channel_release(channel: str) -> None:
                 await loop_layer._get_shard(group_channel).unsubscribe(group_channel)
 
 
+def deliver_here(messages: list[Message]) -> bool:
+    """Put ``messages`` straight into the queues of this process's own members of their
+    groups, as channels-redis does with what it receives from Redis (its serializer, its
+    per-loop layer: the version pinned in uv.lock). False with another layer (the
+    in-memory one delivers everything in the process anyway: publish there)."""
+    layer = get_channel_layer()
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return False
+    loop_layer = layer._get_layer()
+    for kind, group, text, extra in messages:
+        members = loop_layer.groups.get(loop_layer._get_group_channel_name(group))
+        if not members:
+            continue
+        data = layer.serialize(_event(kind, text, extra))
+        for channel in members:
+            queue = loop_layer.channels.get(channel)
+            if queue is not None:
+                queue.put_nowait(data)
+    return True
+
+
 async def publish(batch: list[Message]) -> None:
     """Publish ``(kind, group, text, extra)`` messages, each group's in the order given."""
     layer = get_channel_layer()
@@ -185,14 +248,16 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: list[Message
 class _Sender:
     """One per server event loop: publishes the batches handed over by worker threads in
     the order they were committed, so that every connection receives a table's updates in
-    version order. Batches waiting together are published together (one pipeline)."""
+    version order. Batches waiting together are published together (one pipeline).
+    Messages for this process's own sockets (:class:`_Here`) are delivered in the same
+    turn, before anything handed over after them is published."""
 
     def __init__(self) -> None:
-        self.waiting: list[Message | Callable[[], None]] = []
+        self.waiting: list[Message | _Here | Callable[[], None]] = []
         self.task: asyncio.Task[None] | None = None
 
-    def put(self, batch: list[Message] | Callable[[], None]) -> None:
-        if callable(batch):
+    def put(self, batch: list[Message] | _Here | Callable[[], None]) -> None:
+        if callable(batch) or isinstance(batch, _Here):
             self.waiting.append(batch)
         else:
             self.waiting.extend(batch)
@@ -204,6 +269,15 @@ class _Sender:
             waiting, self.waiting = self.waiting, []
             batch: list[Message] = []
             for item in waiting:
+                if isinstance(item, _Here):
+                    if not deliver_here(item.messages):
+                        batch.extend(item.messages)  # no layer of this process's own
+                    elif item.elsewhere:
+                        batch.extend(
+                            (kind, group, text, {**(extra or {}), "origin": ORIGIN})
+                            for kind, group, text, extra in item.messages
+                        )
+                    continue
                 if not callable(item):
                     batch.append(item)
                     continue
@@ -230,9 +304,15 @@ def after_sent(fn: Callable[[], None]) -> None:
     bot's turn is scheduled only after the update it answers is out, so another process
     cannot publish the next version first. In a server process ``fn`` runs on the event
     loop (it must not block); elsewhere at once, as :func:`send` has already waited."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    try:
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is not None and not loop.is_closed():
-        loop.call_soon_threadsafe(_sender(loop).put, fn)
+        if _on(loop):
+            _sender(loop).put(fn)
+        else:
+            loop.call_soon_threadsafe(_sender(loop).put, fn)
     else:
         fn()
 

@@ -27,12 +27,8 @@ from django.conf import settings
 from accounts.types import Visitor
 from core.sockets import CLOSE_ABUSE, CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, RateLimit, in_pool
 from core.ws_guard import GuardedSocket
-from games import errors, messages, owner, realtime, selectors, services
+from games import errors, messages, owner, realtime, selectors
 from games import state as table_state
-
-_action_submit = in_pool(services.action_submit)
-_seed_add = in_pool(services.dealing_add_seed)
-_seat_return = in_pool(services.seat_return)
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -117,6 +113,7 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
     address: str | None = None
     strikes = 0  # messages refused in a row
     counted = False  # in ``sockets_at``
+    watching = False  # counted by the table's owner (games.owner.watch)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -146,6 +143,11 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
                 CLOSE_NOT_FOUND if isinstance(exc, errors.TableNotFound) else CLOSE_FORBIDDEN
             )
             return
+        if owner.enabled():
+            # The table's owner is this process, or knows this process has its sockets
+            # before the state is read (so it publishes the updates for them).
+            await owner.watch(self.table_id)
+            self.watching = True
         # Subscribe first, then read the state: an update committed in between reaches
         # this connection (after the state, with a version it already has) instead of
         # being lost, which left a player who connected as the match started waiting
@@ -176,11 +178,13 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
         if self.counted:
             self.counted = False
             sockets_at[self.table_id] -= 1
-            if sockets_at[self.table_id] <= 0:
+            last = sockets_at[self.table_id] <= 0
+            if last:
                 del sockets_at[self.table_id]
                 table_state.forget(self.table_id)
-                if owner.enabled():
-                    await owner.let_go(self.table_id)
+            if self.watching:
+                self.watching = False
+                await owner.unwatch(self.table_id, last=last)
 
     # -- from the client ---------------------------------------------------------------
 
@@ -217,52 +221,32 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
         return {"table_id": self.table_id, "command": kind, "user_id": self.user_id, **fields}
 
     async def on_action(self, message: messages.ActionMessage) -> None:
-        if owner.enabled():
-            answer = await owner.command(
-                self.command(
-                    "action",
-                    action=message.action.to_dict(),
-                    version=message.version,
-                    client_id=message.client_id,
-                ),
-                self.user,
-            )
-            version, duplicate = answer["version"], answer["duplicate"]
-        else:
-            applied = await _action_submit(
-                table_id=self.table_id,
-                user=self.user,
-                action=message.action,
-                expected_version=message.version,
-                source="human",
+        answer = await owner.command(
+            self.command(
+                "action",
+                action=message.action.to_dict(),
+                version=message.version,
                 client_id=message.client_id,
-            )
-            version, duplicate = applied.version, applied.duplicate
+            ),
+            self.user,
+        )
         self.limit.refund()
         self.user_limit.refund()
-        ack = {"type": "ack", "id": message.id, "version": version}
-        if duplicate:
+        ack = {"type": "ack", "id": message.id, "version": answer["version"]}
+        if answer["duplicate"]:
             ack["duplicate"] = True
         await self.send(text_data=_dumps(ack))
-        if duplicate:
+        if answer["duplicate"]:
             await self.send_state()
 
     async def on_seed(self, message: messages.SeedMessage) -> None:
-        if owner.enabled():
-            await owner.command(
-                self.command("seed", dealing=message.dealing, seed=message.seed), self.user
-            )
-        else:
-            await _seed_add(
-                table_id=self.table_id, user=self.user, dealing=message.dealing, seed=message.seed
-            )
+        await owner.command(
+            self.command("seed", dealing=message.dealing, seed=message.seed), self.user
+        )
         await self.send(text_data=_dumps({"type": "ack", "id": message.id}))
 
     async def on_back(self, message: messages.BackMessage) -> None:
-        if owner.enabled():
-            await owner.command(self.command("back"), self.user)
-        else:
-            await _seat_return(table_id=self.table_id, user=self.user)
+        await owner.command(self.command("back"), self.user)
         await self.send(text_data=_dumps({"type": "ack", "id": message.id}))
 
     async def on_sync(self, message: messages.SyncMessage) -> None:
@@ -288,7 +272,8 @@ class TableConsumer(GuardedSocket, AsyncWebsocketConsumer):
         # then waited behind every other connection's database calls). This consumer's
         # database calls run in the thread pool and close their own (core.sockets.in_pool).
         if message["type"] == "table.message":
-            await self.table_message(message)
+            if not realtime.from_here(message):  # delivered here already (games.owner)
+                await self.table_message(message)
             return
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

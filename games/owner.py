@@ -33,7 +33,9 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,9 +48,10 @@ from django.db import connections
 from accounts.types import User, Visitor
 from core.realtime import channel_release
 from core.sockets import ON_SQLITE, in_pool
-from games import errors, services
+from games import errors, owner_write, realtime, services
 from games import state as table_state
 from games.engine import action_from_dict
+from games.services.common import user_id_of
 
 log = logging.getLogger(__name__)
 
@@ -72,12 +75,25 @@ def owner_group(table_id: int) -> str:
 
 @dataclass
 class Owned:
-    """A table this process owns: its commands' turn (``lock``) and the version of the
-    last action this process wrote there (None: none yet)."""
+    """A table this process owns: its commands' turn (``lock``), the version of the
+    last action this process wrote there (None: none yet), and until when another
+    process said it has sockets at the table (``watched_until``, ``time.monotonic``)."""
 
     table_id: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     version: int | None = None
+    taken_at: float = field(default_factory=time.monotonic)
+    watched_until: float = 0.0
+
+    def watched(self) -> bool:
+        """Whether the table's updates must be published for other processes too: one
+        said it has sockets here lately, or this process took the table so lately that
+        a process watching it under its last owner may not have said so yet."""
+        now = time.monotonic()
+        return (
+            now < self.watched_until
+            or now < self.taken_at + settings.GAMES_TABLE_OWNER_WATCH_SECONDS
+        )
 
 
 # -- the commands ---------------------------------------------------------------------------
@@ -160,6 +176,15 @@ class Registry:
         self.channel: str | None = None
         self._listener: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        # Tables with sockets here, by how many (owned here or not): the owners of the
+        # others are told so every WATCH_SECONDS / 3 (:meth:`watch`).
+        self.watching: Counter[int] = Counter()
+        self._renewer: asyncio.Task[None] | None = None
+        self.writer = owner_write.Writer()
+        # Whether the owned tables' updates go straight to this process's sockets
+        # (``games.realtime.delivered_here``): the process's own registry only (tests
+        # play several processes with several registries in one).
+        self.delivers = False
 
     # -- ownership (the advisory lock) -------------------------------------------------------
 
@@ -197,6 +222,8 @@ class Registry:
     def _drop(self, table_id: int) -> None:
         """Forget a table this process no longer owns, and its engine state."""
         owned = self.tables.pop(table_id, None)
+        if owned is not None and realtime.delivered_here.get(table_id) == owned.watched:
+            del realtime.delivered_here[table_id]
         table_state.forget(table_id)
         if owned is not None and self.channel is not None:
             self._discard_group(table_id)
@@ -236,8 +263,10 @@ class Registry:
                 )
                 return True
         if table_id not in self.tables:
-            self.tables[table_id] = Owned(table_id)
+            owned = self.tables[table_id] = Owned(table_id)
             table_state.forget(table_id)  # rebuilt from the log, as the owner sees it
+            if self.delivers:
+                realtime.delivered_here[table_id] = owned.watched
             await self._listen()
             layer = get_channel_layer()
             if layer is not None and self.channel is not None:
@@ -276,10 +305,15 @@ class Registry:
 
     def close(self) -> None:
         """Let every table go (tests; a process that stops gives its locks up by dying)."""
-        if self._listener is not None:
-            with contextlib.suppress(RuntimeError):  # its loop closed already
-                self._listener.cancel()
-            self._listener = None
+        for task in (self._listener, self._renewer):
+            if task is not None:
+                with contextlib.suppress(RuntimeError):  # its loop closed already
+                    task.cancel()
+        self._listener = self._renewer = None
+        self.writer.close()
+        for table_id in self.tables:
+            realtime.delivered_here.pop(table_id, None)
+        self.watching.clear()
         self.tables.clear()
         self.elsewhere.clear()
         self.channel = None
@@ -326,9 +360,14 @@ class Registry:
         async with owned.lock:
             if self.tables.get(table_id) is not owned:
                 return None
-            # A version written elsewhere (a bot's turn on a worker, a write through the
-            # fence) is caught up from the log's rows by the service (games.state).
-            answer = await _run_in_pool(command, user)
+            answer = None
+            if command.get("command") == "action" and not ON_SQLITE:
+                user_id = command.get("user_id") if user is None else user_id_of(user)
+                answer = await self.writer.write(table_id, user_id, command)
+            if answer is None:
+                # The whole path. A version written elsewhere (a bot's turn on a worker, a
+                # write through the fence) is caught up from the log's rows (games.state).
+                answer = await _run_in_pool(command, user)
             if answer.get("error") == errors.StaleVersion.code and (
                 command.get("version") == owned.version
             ):
@@ -364,6 +403,50 @@ class Registry:
             return None
         finally:
             await channel_release(reply)
+
+    # -- sockets of tables owned elsewhere ------------------------------------------------
+
+    async def watch(self, table_id: int) -> None:
+        """A socket of the table connected here: own the table unless another process
+        does, and tell that one that this process has sockets there (so it publishes
+        the table's updates for them, not only to its own), before the socket reads the
+        table's state; told again every WATCH_SECONDS / 3 while sockets stay."""
+        self.watching[table_id] += 1
+        self._renewing()
+        if table_id in self.tables or (
+            table_id not in self.elsewhere and await self.take(table_id)
+        ):
+            return
+        if await self._ask({"table_id": table_id, "command": "watch"}) is not None:
+            self.elsewhere.add(table_id)
+            return
+        # Nobody answered: the lock's holder is gone (its connection not closed yet) or
+        # has just let go; own the table if its lock is free now.
+        self.elsewhere.discard(table_id)
+        await self.take(table_id)
+
+    def unwatch(self, table_id: int) -> None:
+        """A socket of the table here ended."""
+        self.watching[table_id] -= 1
+        if self.watching[table_id] <= 0:
+            del self.watching[table_id]
+
+    def _renewing(self) -> None:
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.get_running_loop().create_task(self._keep_renewing())
+
+    async def _keep_renewing(self) -> None:
+        layer = get_channel_layer()
+        while layer is not None:
+            await asyncio.sleep(settings.GAMES_TABLE_OWNER_WATCH_SECONDS / 3)
+            for table_id in [t for t in self.watching if t not in self.tables]:
+                command = {"table_id": table_id, "command": "watch"}
+                try:
+                    await layer.group_send(
+                        owner_group(table_id), {"type": COMMAND, "command": command}
+                    )
+                except Exception:
+                    log.warning("telling table %s's owner about its sockets here failed", table_id)
 
     # -- the owner's side: hearing commands ------------------------------------------------
 
@@ -403,6 +486,16 @@ class Registry:
         command = message["command"]
         layer = get_channel_layer()
         assert layer is not None
+        if command.get("command") == "watch":
+            owned = self.tables.get(command["table_id"])
+            if owned is None:
+                return  # not the owner any more: the caller finds the owner as it is now
+            owned.watched_until = time.monotonic() + settings.GAMES_TABLE_OWNER_WATCH_SECONDS
+            if message.get("reply"):
+                await layer.send(
+                    message["reply"], {"type": REPLY, "id": message["id"], "answer": {}}
+                )
+            return
         try:
             answer = await self._apply(command, None)
         except Exception:
@@ -418,6 +511,7 @@ def _stale() -> dict[str, Any]:
 
 
 registry = Registry()
+registry.delivers = True
 
 
 # -- what the sockets call --------------------------------------------------------------------
@@ -425,18 +519,25 @@ registry = Registry()
 
 async def command(command: dict[str, Any], user: Visitor | None = None) -> dict[str, Any]:
     """Carry out a table's command (``{"table_id", "command": "action" | "seed" | "back",
-    …}``) through its owner; raises the service's error, returns its answer."""
-    answer = await registry.submit(command, user)
+    …}``) through its owner (with ``GAMES_TABLE_OWNER`` off: here, through the service
+    in the thread pool); raises the service's error, returns its answer."""
+    if enabled():
+        answer = await registry.submit(command, user)
+    else:
+        answer = await _run_in_pool(command, user)
     if "error" in answer:
         raise _error(answer)
     return answer
 
 
-async def claim(table_id: int) -> bool:
-    """A socket of the table connected here: own the table unless another process does."""
-    return await registry.take(table_id)
+async def watch(table_id: int) -> None:
+    """A socket of the table connected here (:meth:`Registry.watch`)."""
+    await registry.watch(table_id)
 
 
-async def let_go(table_id: int) -> None:
-    """The table's last socket here left."""
-    await registry.release(table_id)
+async def unwatch(table_id: int, *, last: bool) -> None:
+    """A socket of the table here ended (``last``: the table's last one here): when it
+    was the last, the table is let go."""
+    registry.unwatch(table_id)
+    if last:
+        await registry.release(table_id)

@@ -5,14 +5,27 @@ even inside the channel layer. The sending itself is ``core.realtime``'s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from core.realtime import after_sent, hand_over, send
+from core.realtime import after_sent, from_here, hand_over, send
 
-__all__ = ["LOBBY_GROUP", "after_sent", "seat_group", "send", "send_views"]
+__all__ = [
+    "LOBBY_GROUP",
+    "after_sent",
+    "delivered_here",
+    "from_here",
+    "seat_group",
+    "send",
+    "send_views",
+]
 
 LOBBY_GROUP = "lobby"
+
+# The tables this process owns (games.owner): their updates go straight to this
+# process's own sockets; the value says whether other processes watch the table too
+# (then they are published to them as well).
+delivered_here: dict[int, Callable[[], bool]] = {}
 
 
 def seat_group(table_id: int, seat: int | None) -> str:
@@ -38,9 +51,12 @@ def send_views(
     extra: dict[str, Any] = {"seats": seats}
     if change is not None:
         extra["change"] = change
+    elsewhere = delivered_here.get(table_id)
     hand_over(
         [
             ("table.message", seat_group(table_id, seat), text, {**extra, "to": seat})
             for seat, text in views
-        ]
+        ],
+        here=elsewhere is not None,
+        elsewhere=elsewhere is None or elsewhere(),
     )

@@ -5,6 +5,7 @@ the common case, the row lock otherwise (the package's docstring says which when
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +53,7 @@ def action_submit(
     ``client_id`` that was already applied for this seat returns ``Applied(duplicate=True)``."""
     if (user is None) == (seat is None):
         raise TypeError("action_submit takes either user or seat")
-    who = _Actor(seat=seat, user_id=None if user is None else common.user_id_of(user))
+    who = Actor(seat=seat, user_id=None if user is None else common.user_id_of(user))
     try:
         applied = _submit_optimistic(table_id, who, action, expected_version, source, client_id)
         if applied is not None:
@@ -69,7 +70,7 @@ def action_submit(
 
 
 @dataclass(frozen=True, slots=True)
-class _Actor:
+class Actor:
     """Who acts: a seat by number (a bot, the clock), or the person ``user_id``, whose
     seat is looked up in the seats of the moment (None: an anonymous connection)."""
 
@@ -91,7 +92,7 @@ class _Actor:
 
 def _submit(
     table_id: int,
-    who: _Actor,
+    who: Actor,
     action: Action,
     expected_version: int,
     source: str,
@@ -131,7 +132,7 @@ def _submit(
 
 def _submit_optimistic(
     table_id: int,
-    who: _Actor,
+    who: Actor,
     action: Action,
     expected_version: int,
     source: str,
@@ -163,24 +164,8 @@ def _submit_optimistic(
             state.version < expected_version and table_state.catch_up(state, expected_version)
         ):
             return None
-        # The seats kept with the state are those of ``state.seats_version``; the
-        # statement that writes the action checks the table is still at it, so a seat
-        # decided here is the one the user holds when the action is written.
-        seats = state.seats
-        seat_number = who.seat_in(seats)
-        seat = (
-            seats[seat_number]
-            if seat_number is not None and 0 <= seat_number < len(seats)
-            else None
-        )
-        if (
-            seat is None
-            or seat_number is None
-            or state.match.to_act != seat_number
-            or (client_id is not None and (seat_number, client_id) in state.client_ids)
-            or source == TableAction.Source.TIMEOUT
-            or (source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row))
-        ):
+        seat_number = plain_seat(state, who, source, client_id)
+        if seat_number is None:
             return None
         sheet_before = len(state.sheet)
         try:
@@ -190,7 +175,7 @@ def _submit_optimistic(
         try:
             match = state.match
             if match.awaiting_deal or match.over:
-                applied = _commit_at_deal_end(
+                applied = commit_at_deal_end(
                     table_id, state, seat_number, action, events, source, client_id, sheet_before
                 )
             else:
@@ -206,6 +191,89 @@ def _submit_optimistic(
         return applied
 
 
+def plain_seat(
+    state: table_state.TableState, who: Actor, source: str, client_id: str | None
+) -> int | None:
+    """The seat ``who`` acts for when the action needs nothing but the match to change
+    (his turn, no seat to update, not a repeated client id); None otherwise, and then
+    the locked path decides. The seats kept with the state are those of
+    ``state.seats_version``; the statement that writes the action checks the table is
+    still at it, so a seat decided here is the one the user holds when it is written.
+    The caller holds ``state.lock`` and has checked the state is at the expected version."""
+    seats = state.seats
+    if seats is None:
+        return None
+    seat_number = who.seat_in(seats)
+    if seat_number is None or not 0 <= seat_number < len(seats):
+        return None
+    seat = seats[seat_number]
+    if (
+        state.match.to_act != seat_number
+        or (client_id is not None and (seat_number, client_id) in state.client_ids)
+        or source == TableAction.Source.TIMEOUT
+        or (source == TableAction.Source.HUMAN and (seat.away or seat.timeouts_in_row))
+    ):
+        return None
+    return seat_number
+
+
+def plain_row(
+    table: Table,
+    state: table_state.TableState,
+    seat_number: int,
+    action: Action,
+    source: str,
+    client_id: str | None,
+    now: Any,
+) -> tuple[TableAction, Any]:
+    """The log row of a plain action (already applied to ``state``) and the table's new
+    deadline."""
+    row = TableAction(
+        table_id=table.pk,
+        version=state.version + 1,
+        dealing=state.dealing,
+        seat=seat_number,
+        action=action.to_dict(),
+        source=source,
+        client_id=client_id,
+        created_at=now,
+    )
+    return row, turn_deadline(table, state, state.seats or [], now)
+
+
+def plain_committed(
+    table: Table,
+    state: table_state.TableState,
+    row: TableAction,
+    deadline: Any,
+    events: list[Any],
+    *,
+    after_commit: Callable[[Callable[[], None]], None] = transaction.on_commit,
+) -> common.Applied:
+    """A plain action's row is committed: the state and the table follow it, the views
+    go out and the next turn is scheduled (``after_commit``: when the caller's commit
+    is done; the owner's write has committed already)."""
+    table.version = state.version = row.version
+    table.deadline = deadline
+    if row.client_id is not None:
+        state.client_ids.add((row.seat, row.client_id))
+    seats = state.seats or []
+    broadcast.views_announce(
+        table,
+        state,
+        seats,
+        events,
+        sheet_rows=[],
+        revealed=None,
+        change=_plain_change(row),
+        after_commit=after_commit,
+    )
+    broadcast.turn_schedule(table, state, seats, after_commit=after_commit)
+    return common.Applied(
+        version=row.version, events=[table_state.event_to_dict(e) for e in events]
+    )
+
+
 def _commit_optimistic(
     table: Table,
     state: table_state.TableState,
@@ -215,37 +283,10 @@ def _commit_optimistic(
     source: str,
     client_id: str | None,
 ) -> common.Applied | None:
-    now = timezone.now()
-    version = state.version + 1
-    seats = state.seats or []
-    deadline = turn_deadline(table, state, seats, now)
-    row = TableAction(
-        table_id=table.pk,
-        version=version,
-        dealing=state.dealing,
-        seat=seat_number,
-        action=action.to_dict(),
-        source=source,
-        client_id=client_id,
-        created_at=now,
-    )
+    row, deadline = plain_row(table, state, seat_number, action, source, client_id, timezone.now())
     if not log_sql.log_append(row, seats_version=state.seats_version, deadline=deadline):
         return None
-    table.version = state.version = version
-    table.deadline = deadline
-    if client_id is not None:
-        state.client_ids.add((seat_number, client_id))
-    broadcast.views_announce(
-        table,
-        state,
-        seats,
-        events,
-        sheet_rows=[],
-        revealed=None,
-        change=_plain_change(row),
-    )
-    broadcast.turn_schedule(table, state, seats)
-    return common.Applied(version=version, events=[table_state.event_to_dict(e) for e in events])
+    return plain_committed(table, state, row, deadline, events)
 
 
 def _plain_change(row: TableAction) -> dict[str, Any]:
@@ -259,7 +300,7 @@ def _plain_change(row: TableAction) -> dict[str, Any]:
     }
 
 
-def _commit_at_deal_end(
+def commit_at_deal_end(
     table_id: int,
     state: table_state.TableState,
     seat_number: int,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -21,13 +22,21 @@ from games.signals import table_changed
 log = logging.getLogger(__name__)
 
 
-def turn_schedule(table: Table, state: table_state.TableState, seats: list[Seat]) -> None:
+def turn_schedule(
+    table: Table,
+    state: table_state.TableState,
+    seats: list[Seat],
+    *,
+    after_commit: Callable[[Callable[[], None]], None] = transaction.on_commit,
+) -> None:
+    """A bot's turn, when a bot plays the seat to act: filed once the update it answers
+    is out (``after_commit``: when the caller's transaction commits)."""
     seat = state.match.to_act
     if seat is None or table.status != Table.Status.PLAYING or not seats[seat].played_by_bot:
         return
     table_id, version = table.pk, table.version
     owner = bot_queue.owner_of(created_by_id=table.created_by_id, table_id=table_id)
-    transaction.on_commit(
+    after_commit(
         lambda: realtime.after_sent(
             lambda: scheduler.bot_turn_later(table_id, version, settings.GAMES_BOT_DELAY, owner)
         )
@@ -53,6 +62,7 @@ def views_announce(
     revealed: Dealing | None,
     result: MatchResult | None = None,
     change: dict[str, Any] | None = None,
+    after_commit: Callable[[Callable[[], None]], None] = transaction.on_commit,
 ) -> None:
     """After the commit: every seat gets its own view, spectators the public one; the
     ``table`` in it as the REST API shows it (the invite code to the seats only).
@@ -89,9 +99,7 @@ def views_announce(
     holders: list[int | None] = [None] * table.players
     for s in seats:
         holders[s.number] = s.user_id
-    transaction.on_commit(
-        lambda: realtime.send_views(table.pk, views, seats=holders, change=change)
-    )
+    after_commit(lambda: realtime.send_views(table.pk, views, seats=holders, change=change))
 
 
 def seats_announce(table: Table) -> None:

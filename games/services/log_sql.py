@@ -27,8 +27,16 @@ def log_append(row: TableAction, *, seats_version: int, deadline: Any) -> bool:
     deadline, both or neither, and only if the table is at the version before, playing,
     with ``seats_version``, and its row is not locked by another transaction. One
     PostgreSQL statement: one round trip, no transaction to open."""
+    params = log_append_params(row, seats_version=seats_version, deadline=deadline)
+    return bool(table_state.execute_prepared(LOG_APPEND_SQL, params).rowcount == 1)
+
+
+def log_append_params(row: TableAction, *, seats_version: int, deadline: Any) -> list[Any]:
+    """The parameters of :data:`LOG_APPEND_SQL` for ``row`` (adapted by Django's fields;
+    nothing is read from the database: the owner's write sends them on a connection of
+    its own, ``games.owner``)."""
     connection = transaction.get_connection()
-    params = [
+    return [
         row.version,
         Table._meta.get_field("deadline").get_db_prep_save(deadline, connection),
         row.table_id,
@@ -38,7 +46,6 @@ def log_append(row: TableAction, *, seats_version: int, deadline: Any) -> bool:
         row.table_id,
         *(f.get_db_prep_save(getattr(row, f.attname), connection) for f in _LOGGED_FIELDS),
     ]
-    return bool(table_state.execute_prepared(_LOG_APPEND_SQL, params).rowcount == 1)
 
 
 def _log_append_sql() -> str:
@@ -58,4 +65,4 @@ def _log_append_sql() -> str:
     )
 
 
-_LOG_APPEND_SQL = _log_append_sql()
+LOG_APPEND_SQL = _log_append_sql()
