@@ -6,11 +6,13 @@ ordered pair of seats, what the seats' own decisions did to each other (docs/fai
 - **the auction**: when seat ``a`` had to answer a bid that seat ``x`` held, did ``a``
   let it stand (pass) or bid over it; the same counts against every other holder of the
   bid are the honest baseline of the same player in the same matches;
-- **the collusion table**: the card points each decision put into another seat's hands
+- **the collusion table**: the card points each decision put into an opponent's hands
   beyond the least it could have, valued only where the seat's own view makes the result
   certain — the last card to a trick (the seat sees every card of it, so the winner and
   the points of each card it could play are known) and the declarer's gives (the seat
-  chooses which card each rival gets);
+  chooses which card each rival gets); counted only between the declarer and a defender
+  (a defender's card onto the declarer's trick, the declarer's onto a defender's): the
+  two defenders play together, and feeding a fellow defender is ordinary play;
 - **agreement with master**: a sample of each seat's real choices (more than one legal
   action) asked of the master search at a small budget, from that seat's view only;
   counted apart where master's choice differs from the reference bot's (``basic``): the
@@ -58,6 +60,7 @@ class PairCounts:
 
     chances: int = 0  # auction answers while ``other`` held the bid
     stood: int = 0  # ... of which passes (the bid let stand)
+    # Only in deals where one of the two is the declarer (the other a defender):
     fed: int = 0  # card points put into ``other``'s hands beyond the least possible
     feeds: int = 0  # decisions where the seat could choose what ``other`` got
     contest: int = 0  # answers to ``other``'s bid where the reference bot would bid over
@@ -131,7 +134,7 @@ def _feed(
         options = [_gains(match, a) for a in legal if isinstance(a, Play)]
         chosen = _gains(match, taken)
         for other in deal.active:
-            if other == seat:
+            if other == seat or not _against(deal.declarer, seat, other):
                 continue
             extra = chosen[other] - min(g[other] for g in options)
             _add_feed(counts, other, extra, at)
@@ -141,6 +144,14 @@ def _feed(
         playable = [a.card for a in legal if isinstance(a, Give) and a.to == taken.to]
         extra = taken.card.points - min(c.points for c in playable)
         _add_feed(counts, taken.to, extra, at)
+
+
+def _against(declarer: int, seat: int, other: int) -> bool:
+    """Whether ``seat`` and ``other`` play against each other in the deal: one of them is
+    the declarer. The two defenders play together against the declarer (each scores his
+    own card points, and neither loses by the other's): a card smeared onto a fellow
+    defender's trick is ordinary play, not feeding, and is not counted."""
+    return declarer in (seat, other)
 
 
 def _add_feed(counts: SeatCounts, other: int, extra: int, at: tuple[int, int]) -> None:
