@@ -28,7 +28,7 @@ Nothing here reads another seat's cards to value a decision: every value comes f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +76,7 @@ class PairCounts:
 @dataclass(slots=True)
 class SeatCounts:
     seat: int
+    samples: int = SCREEN_SAMPLES  # the master search's worlds a decision of this seat
     checked: int = 0  # decisions asked of the master search
     agreed: int = 0  # ... where the seat chose what master chose
     split: int = 0  # ... where master's choice differs from the reference bot's
@@ -87,6 +88,7 @@ class SeatCounts:
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
+            "samples": self.samples,
             "checked": self.checked,
             "agreed": self.agreed,
             "split": self.split,
@@ -186,12 +188,16 @@ def screen(
     seed: int = 0,
     samples: int = SCREEN_SAMPLES,
     decisions: int = SCREEN_DECISIONS,
+    seat_samples: Mapping[int, int] | None = None,
 ) -> Screening:
-    """Screen ``record`` for ``seats`` (default: every seat). Raises :class:`RecordError`
-    for a record that does not replay."""
+    """Screen ``record`` for ``seats`` (default: every seat), asking the master search
+    at ``samples`` worlds a decision, or at ``seat_samples[seat]`` for the seats given
+    there (a larger budget for players of a high level). Raises :class:`RecordError` for
+    a record that does not replay."""
     options, first_dealer, deals = read_header(record)
     wanted = set(range(options.players) if seats is None else seats)
-    out = Screening(options.players, {s: SeatCounts(s) for s in sorted(wanted)})
+    budgets = {s: (seat_samples or {}).get(s, samples) for s in wanted}
+    out = Screening(options.players, {s: SeatCounts(s, budgets[s]) for s in sorted(wanted)})
     match = Match.empty(options, first_dealer=first_dealer)
     asked: dict[int, list[tuple[View, Action]]] = {s: [] for s in wanted}
     reference = make_bot(REFERENCE, seed=seed)
@@ -220,8 +226,9 @@ def screen(
                 if deal.phase not in _NOT_ASKED:
                     asked[seat].append((match.view(seat), taken))
             match.apply(taken, seat=seat)
-    bot = MasterBot(seed, Budget(seconds=None, samples=samples))
+    bots = {n: MasterBot(seed, Budget(seconds=None, samples=n)) for n in set(budgets.values())}
     for seat, chosen in asked.items():
+        bot = bots[budgets[seat]]
         for view, taken in _spread(chosen, decisions):
             counts = out.seats[seat]
             best = bot.decide(view)

@@ -304,3 +304,14 @@ def test_an_honest_player_a_little_above_his_levels_rate_is_not_found_by_numbers
     assert engine_llr(300, 180, 0.3, spread=0.05) > math.log(100)
     # A spread that is no spread gives the single rate's ratio.
     assert engine_llr(100, 40, 0.3, spread=1e-9) == pytest.approx(engine_llr(100, 40, 0.3))
+
+
+def test_the_seats_given_a_larger_budget_are_asked_at_it_and_the_rest_as_before():
+    record = record_of("honest", seed=4, deals=4)
+    plain = screen(record, seed=9, decisions=6)
+    larger = screen(record, seed=9, decisions=6, seat_samples={0: 24})
+
+    assert screen(record, seed=9, decisions=6, seat_samples={0: 6}).to_dict() == plain.to_dict()
+    assert (larger.seats[0].samples, plain.seats[0].samples) == (24, 6)
+    assert larger.seats[1].to_dict() == plain.seats[1].to_dict()
+    assert larger.seats[2].to_dict() == plain.seats[2].to_dict()
