@@ -225,6 +225,10 @@ class Outcome:
     cpu: list[float] = field(default_factory=list)
     # Per match: per seat (steady, timed) of the modelled think times.
     clocks: list[dict[int, tuple[int, int]]] = field(default_factory=list)
+    # Whether the screening's seed was apart from every bot's (:func:`screen_seed`). The
+    # outcomes kept before it was (False, the class's default for their pickles) screened
+    # with the seed of the bot at seat 0.
+    screen_seed_apart: bool = False
 
 
 def _honest_policy(level: str, seed: int) -> Policy:
@@ -233,6 +237,18 @@ def _honest_policy(level: str, seed: int) -> Policy:
         return honest(make_bot("strong", seed=seed, budget=Budget(seconds=None, samples=8)))
     bot = make_bot("basic", seed=seed)
     return honest(bot, noise=0.2 if level == "noisy" else 0.0, rng=rng)
+
+
+# The screening's seeds start here: above every seed a bot of the bench is given
+# (``job.seed * 1000 + m`` plus at most 9, with job seeds below 10**8), so that no bot's
+# sampled worlds are the screening master's. The app's screening seed is the table's id,
+# which no player's bot shares.
+SCREEN_SEED_BASE = 10**12
+
+
+def screen_seed(job: Job, m: int) -> int:
+    """The screening's seed for match ``m`` of ``job``: apart from every bot's."""
+    return SCREEN_SEED_BASE + job.seed * 1000 + m
 
 
 def _policies(job: Job, m: int, asked: list[bool] | None = None) -> list[Policy]:
@@ -253,12 +269,12 @@ def _policies(job: Job, m: int, asked: list[bool] | None = None) -> list[Policy]
 
 def run(job: Job) -> Outcome:
     print(f"  {job.kind} {'/'.join(job.levels)} seed {job.seed}", file=sys.stderr, flush=True)
-    out = Outcome(job.kind, job.levels)
+    out = Outcome(job.kind, job.levels, screen_seed_apart=True)
     for m in range(job.matches):
         asked: list[bool] = []
         record = play_match(_policies(job, m, asked), seed=job.seed * 1000 + m, deals=job.deals)
         started = time.process_time()
-        screening = sc.screen(record, seed=job.seed * 1000 + m, decisions=job.decisions)
+        screening = sc.screen(record, seed=screen_seed(job, m), decisions=job.decisions)
         out.cpu.append(time.process_time() - started)
         rng = random.Random(job.seed * 1000 + m + 5)
         clocks = {}
@@ -318,13 +334,14 @@ Levels = dict[str, list[tuple[tuple[int, int], int, int]]]
 
 
 def _level_key(o: Outcome, seat: int) -> str:
-    """The honest level a seat is weighed against: its bot kind; a ``strong`` bot at seat
-    0 apart, since its seed is the screening's seed (``job.seed * 1000 + m``), so that its
-    worlds are the screening master's and it agrees with master more than at the other
-    seats (0.85–0.91 against 0.64–0.72 where master and the reference differ, in the
-    run of docs/fair-play.md): an artefact of the bench, kept as it was run."""
+    """The honest level a seat is weighed against: its bot kind. In outcomes kept before
+    the screening's seed was set apart (``screen_seed_apart`` False), a ``strong`` bot at
+    seat 0 shared the screening's seed, so that its worlds were the screening master's
+    and it agreed with master more than at the other seats (0.85–0.91 against 0.64–0.72
+    where master and the reference differ): those are pooled as a level of their own."""
     level = o.levels[seat]
-    return f"{level}@0" if level == "strong" and seat == 0 else level
+    shared = level == "strong" and seat == 0 and not o.screen_seed_apart
+    return f"{level}@0" if shared else level
 
 
 def _levels(honest_runs: list[Outcome], upto: int) -> Levels:

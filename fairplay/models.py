@@ -46,6 +46,19 @@ class PlayerSignal(models.Model):
         _("decisions where master and the reference differ"), default=0
     )
     split_agreed = models.PositiveIntegerField(_("... of which master's choice"), default=0)
+    # The same four counts from the matches screened at the larger budget of a high level
+    # (``FAIRPLAY_HIGH_LEVEL_RATING``), kept apart: agreement with a stronger master is
+    # weighed only against other players' agreement with it.
+    high_checked = models.PositiveIntegerField(
+        _("decisions checked at a high level's budget"), default=0
+    )
+    high_agreed = models.PositiveIntegerField(_("... agreeing with master"), default=0)
+    high_split = models.PositiveIntegerField(
+        _("... where master and the reference differ"), default=0
+    )
+    high_split_agreed = models.PositiveIntegerField(
+        _("... of which master's choice (high level)"), default=0
+    )
     # The clock (``scoring.clock_counts``): decisions timed, and of them those taken
     # within a narrow band of his usual time; seconds spent on hard and on easy ones.
     timed = models.PositiveIntegerField(_("decisions timed"), default=0)

@@ -22,8 +22,13 @@ class Directed:
     stood: int = 0  # ... passes
     chances_rest: int = 0  # auction answers while anybody else held it
     stood_rest: int = 0
-    fed: float = 0.0  # card points fed to the other beyond the least possible
-    fed_rest: float = 0.0  # ... to the rest (the mean over them in a match)
+    # Card points fed to the other beyond the least possible (only in deals where one of
+    # the two declared: the screening counts nothing between fellow defenders).
+    fed: float = 0.0
+    # What ``fed`` is weighed against, match by match: ``fed`` less the match's feeding
+    # difference (:func:`feeding_difference`); as much as he fed the rest (the mean over
+    # them) when he had as many chances to feed each.
+    fed_rest: float = 0.0
     diff_sq: float = 0.0  # sum over matches of (fed − fed_rest)²
     # The answers where the reference bot would have bid over (a hand worth contesting):
     # to the other's bids, and to anybody else's; and the passes among them.
@@ -52,7 +57,10 @@ def directed(screening: Screening, seat: int, other: int) -> Directed:
     counts = screening.seats[seat].pairs
     mine = counts.get(other, PairCounts())
     rest = [p for o, p in counts.items() if o != other]
-    fed_rest = sum(p.fed for p in rest) / len(rest) if rest else float(mine.fed)
+    difference = feeding_difference(
+        mine.fed, mine.feeds, sum(p.fed for p in rest), sum(p.feeds for p in rest), len(rest)
+    )
+    fed_rest = mine.fed - difference
     return Directed(
         matches=1,
         chances=mine.chances,
@@ -67,6 +75,24 @@ def directed(screening: Screening, seat: int, other: int) -> Directed:
         contest_rest=sum(p.contest for p in rest),
         yielded_rest=sum(p.yielded for p in rest),
     )
+
+
+def feeding_difference(
+    fed: float, feeds: int, fed_rest: float, feeds_rest: int, rest: int = 1
+) -> float:
+    """How many more points a player fed the other than one of the ``rest`` other seats
+    in one match, had he had as many chances to feed each: the difference of his points a
+    chance (``fed`` in ``feeds`` chances to the other; ``fed_rest`` in ``feeds_rest`` to
+    the rest together), times the harmonic mean of his chances to the other and to one of
+    the rest — with as many chances to each, the plain difference of points. The chances
+    differ because feeding is counted only between the declarer and a defender: a player
+    has more chances to feed whoever declares more often, and an honest player's points
+    follow his chances. 0 when he had no chance to feed one side (nothing to compare)."""
+    if feeds == 0 or feeds_rest == 0 or rest == 0:
+        return 0.0
+    each = feeds_rest / rest
+    harmonic = 2 * feeds * each / (feeds + each)
+    return harmonic * (fed / feeds - fed_rest / feeds_rest)
 
 
 def soft_play_z(chances: int, stood: int, chances_rest: int, stood_rest: int) -> float:
@@ -280,6 +306,7 @@ __all__ = [
     "directed",
     "engine_llr",
     "engine_z",
+    "feeding_difference",
     "feeding_z",
     "level_spread",
     "pair_score",

@@ -6,11 +6,13 @@ ordered pair of seats, what the seats' own decisions did to each other (docs/fai
 - **the auction**: when seat ``a`` had to answer a bid that seat ``x`` held, did ``a``
   let it stand (pass) or bid over it; the same counts against every other holder of the
   bid are the honest baseline of the same player in the same matches;
-- **the collusion table**: the card points each decision put into another seat's hands
+- **the collusion table**: the card points each decision put into an opponent's hands
   beyond the least it could have, valued only where the seat's own view makes the result
   certain — the last card to a trick (the seat sees every card of it, so the winner and
   the points of each card it could play are known) and the declarer's gives (the seat
-  chooses which card each rival gets);
+  chooses which card each rival gets); counted only between the declarer and a defender
+  (a defender's card onto the declarer's trick, the declarer's onto a defender's): the
+  two defenders play together, and feeding a fellow defender is ordinary play;
 - **agreement with master**: a sample of each seat's real choices (more than one legal
   action) asked of the master search at a small budget, from that seat's view only;
   counted apart where master's choice differs from the reference bot's (``basic``): the
@@ -26,7 +28,7 @@ Nothing here reads another seat's cards to value a decision: every value comes f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +60,7 @@ class PairCounts:
 
     chances: int = 0  # auction answers while ``other`` held the bid
     stood: int = 0  # ... of which passes (the bid let stand)
+    # Only in deals where one of the two is the declarer (the other a defender):
     fed: int = 0  # card points put into ``other``'s hands beyond the least possible
     feeds: int = 0  # decisions where the seat could choose what ``other`` got
     contest: int = 0  # answers to ``other``'s bid where the reference bot would bid over
@@ -73,6 +76,7 @@ class PairCounts:
 @dataclass(slots=True)
 class SeatCounts:
     seat: int
+    samples: int = SCREEN_SAMPLES  # the master search's worlds a decision of this seat
     checked: int = 0  # decisions asked of the master search
     agreed: int = 0  # ... where the seat chose what master chose
     split: int = 0  # ... where master's choice differs from the reference bot's
@@ -84,6 +88,7 @@ class SeatCounts:
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
+            "samples": self.samples,
             "checked": self.checked,
             "agreed": self.agreed,
             "split": self.split,
@@ -131,7 +136,7 @@ def _feed(
         options = [_gains(match, a) for a in legal if isinstance(a, Play)]
         chosen = _gains(match, taken)
         for other in deal.active:
-            if other == seat:
+            if other == seat or not _against(deal.declarer, seat, other):
                 continue
             extra = chosen[other] - min(g[other] for g in options)
             _add_feed(counts, other, extra, at)
@@ -141,6 +146,14 @@ def _feed(
         playable = [a.card for a in legal if isinstance(a, Give) and a.to == taken.to]
         extra = taken.card.points - min(c.points for c in playable)
         _add_feed(counts, taken.to, extra, at)
+
+
+def _against(declarer: int, seat: int, other: int) -> bool:
+    """Whether ``seat`` and ``other`` play against each other in the deal: one of them is
+    the declarer. The two defenders play together against the declarer (each scores his
+    own card points, and neither loses by the other's): a card smeared onto a fellow
+    defender's trick is ordinary play, not feeding, and is not counted."""
+    return declarer in (seat, other)
 
 
 def _add_feed(counts: SeatCounts, other: int, extra: int, at: tuple[int, int]) -> None:
@@ -175,12 +188,16 @@ def screen(
     seed: int = 0,
     samples: int = SCREEN_SAMPLES,
     decisions: int = SCREEN_DECISIONS,
+    seat_samples: Mapping[int, int] | None = None,
 ) -> Screening:
-    """Screen ``record`` for ``seats`` (default: every seat). Raises :class:`RecordError`
-    for a record that does not replay."""
+    """Screen ``record`` for ``seats`` (default: every seat), asking the master search
+    at ``samples`` worlds a decision, or at ``seat_samples[seat]`` for the seats given
+    there (a larger budget for players of a high level). Raises :class:`RecordError` for
+    a record that does not replay."""
     options, first_dealer, deals = read_header(record)
     wanted = set(range(options.players) if seats is None else seats)
-    out = Screening(options.players, {s: SeatCounts(s) for s in sorted(wanted)})
+    budgets = {s: (seat_samples or {}).get(s, samples) for s in wanted}
+    out = Screening(options.players, {s: SeatCounts(s, budgets[s]) for s in sorted(wanted)})
     match = Match.empty(options, first_dealer=first_dealer)
     asked: dict[int, list[tuple[View, Action]]] = {s: [] for s in wanted}
     reference = make_bot(REFERENCE, seed=seed)
@@ -209,8 +226,9 @@ def screen(
                 if deal.phase not in _NOT_ASKED:
                     asked[seat].append((match.view(seat), taken))
             match.apply(taken, seat=seat)
-    bot = MasterBot(seed, Budget(seconds=None, samples=samples))
+    bots = {n: MasterBot(seed, Budget(seconds=None, samples=n)) for n in set(budgets.values())}
     for seat, chosen in asked.items():
+        bot = bots[budgets[seat]]
         for view, taken in _spread(chosen, decisions):
             counts = out.seats[seat]
             best = bot.decide(view)

@@ -63,10 +63,12 @@ def match_screen(*, result_id: int) -> MatchScreen | None:
     )
     if not seats:
         return None
+    high = _high_level_seats(seats, players=result.table.players)
     started = time.process_time()
     screening = sc.screen(
         result.record, sorted(seats), seed=result.table_id,
         decisions=settings.FAIRPLAY_SCREEN_DECISIONS,
+        seat_samples=dict.fromkeys(high, settings.FAIRPLAY_HIGH_LEVEL_SAMPLES),
     )  # fmt: skip
     cpu = time.process_time() - started
     clocks = _clocks(result.table_id, screening, set(seats))
@@ -80,7 +82,9 @@ def match_screen(*, result_id: int) -> MatchScreen | None:
         if not created:
             return None
         for seat, user_id in seats.items():
-            _add_player(user_id, screening.seats[seat], clocks.get(seat, ClockCounts()))
+            _add_player(
+                user_id, screening.seats[seat], clocks.get(seat, ClockCounts()), high=seat in high
+            )
             for other, other_id in seats.items():
                 if other != seat:
                     _add_pair(user_id, other_id, directed(screening, seat, other))
@@ -121,14 +125,37 @@ def _clocks(table_id: int, screening: sc.Screening, seats: set[int]) -> dict[int
     return {s: clock_counts(m) for s, m in moves.items()}
 
 
-def _add_player(user_id: int, counts: sc.SeatCounts, clock: ClockCounts) -> None:
+def _high_level_seats(seats: dict[int, int], *, players: int) -> set[int]:
+    """The seats (of ``seats``: seat → user id) whose players are of a high level: rated
+    at least ``FAIRPLAY_HIGH_LEVEL_RATING`` in the pool of ``players``, screened at the
+    larger budget. None while the setting is off."""
+    from ratings.models import Rating
+
+    floor = settings.FAIRPLAY_HIGH_LEVEL_RATING
+    if floor is None:
+        return set()
+    high = set(
+        Rating.objects.filter(
+            players=players, rating__gte=floor, competitor__user_id__in=seats.values()
+        ).values_list("competitor__user_id", flat=True)
+    )
+    return {seat for seat, user_id in seats.items() if user_id in high}
+
+
+def _add_player(
+    user_id: int, counts: sc.SeatCounts, clock: ClockCounts, *, high: bool = False
+) -> None:
+    """Add one match's counts to the player's signal: his agreement with master to the
+    high level's counts when ``high`` (screened at its larger budget), else to the usual."""
+    prefix = "high_" if high else ""
+    agreement = {
+        f"{prefix}{name}": F(f"{prefix}{name}") + getattr(counts, name)
+        for name in ("checked", "agreed", "split", "split_agreed")
+    }
     PlayerSignal.objects.get_or_create(user_id=user_id)
     PlayerSignal.objects.filter(user_id=user_id).update(
         matches=F("matches") + 1,
-        checked=F("checked") + counts.checked,
-        agreed=F("agreed") + counts.agreed,
-        split=F("split") + counts.split,
-        split_agreed=F("split_agreed") + counts.split_agreed,
+        **agreement,
         timed=F("timed") + clock.timed,
         steady=F("steady") + clock.steady,
         hard=F("hard") + clock.hard,
@@ -259,9 +286,10 @@ def _expected_agreement(user_id: int, players: int, *, split: bool = False) -> f
 
 
 def _level(
-    user_id: int, players: int, *, split: bool = False
+    user_id: int, players: int, *, split: bool = False, high: bool = False
 ) -> tuple[float, list[tuple[int, int]]] | None:
-    """:func:`_expected_agreement`, and each of those players' own (agreed, checked)."""
+    """:func:`_expected_agreement`, and each of those players' own (agreed, checked);
+    ``high``: their counts at the high level's budget."""
     from ratings.models import Rating
 
     others = PlayerSignal.objects.exclude(user_id=user_id)
@@ -273,6 +301,8 @@ def _level(
         ).values("competitor__user_id")
         pools.insert(0, others.filter(user_id__in=near))
     checked, agreed = ("split", "split_agreed") if split else ("checked", "agreed")
+    if high:
+        checked, agreed = f"high_{checked}", f"high_{agreed}"
     for pool in pools:
         sums = pool.aggregate(checked=Sum(checked), agreed=Sum(agreed))
         if (sums["checked"] or 0) >= LEVEL_MIN_CHECKED:
@@ -285,33 +315,54 @@ def _judge_engine(user_id: int, *, players: int) -> None:
     signal = PlayerSignal.objects.get(user_id=user_id)
     if signal.matches < settings.FAIRPLAY_MIN_MATCHES:
         return
-    level = _level(user_id, players, split=True)
-    if level is None:
+    # His agreement at the usual budget and, apart, at the high level's, each weighed
+    # against his level's at the same budget. The two ratios rest on different decisions:
+    # their product is again a ratio that honest play keeps a martingale, so one threshold
+    # still bounds the honest players ever flagged.
+    judged = {}
+    for at_high, split, agreed in (
+        (False, signal.split, signal.split_agreed),
+        (True, signal.high_split, signal.high_split_agreed),
+    ):
+        level = _level(user_id, players, split=True, high=at_high) if split or not at_high else None
+        if level is not None:
+            expected, rates = level
+            spread = level_spread(rates, expected)
+            judged[at_high] = (engine_llr(split, agreed, expected, spread=spread), expected, spread)
+    if not judged:
         return
-    expected, rates = level
-    spread = level_spread(rates, expected)
-    score = engine_llr(signal.split, signal.split_agreed, expected, spread=spread)
+    score = sum(llr for llr, _, _ in judged.values())
     threshold = settings.FAIRPLAY_ENGINE_THRESHOLD
     if score < threshold:
         return
     overall = _expected_agreement(user_id, players)
     screens = _shared_screens(user_id)
+    usual, high = judged.get(False), judged.get(True)
+    counts: dict[str, Any] = {
+        "checked": signal.checked, "agreed": signal.agreed,
+        "agreement": round(signal.agreed / signal.checked, 3) if signal.checked else None,
+        "expected": round(overall, 3) if overall is not None else None,
+        "split": signal.split, "split_agreed": signal.split_agreed,
+        "split_agreement": round(signal.split_agreed / signal.split, 3) if signal.split else None,
+        "split_expected": round(usual[1], 3) if usual else None,
+        "split_spread": round(usual[2], 3) if usual else None,
+    }  # fmt: skip
+    if high is not None:
+        counts.update({
+            "high_checked": signal.high_checked, "high_agreed": signal.high_agreed,
+            "high_split": signal.high_split, "high_split_agreed": signal.high_split_agreed,
+            "high_split_agreement": round(signal.high_split_agreed / signal.high_split, 3),
+            "high_split_expected": round(high[1], 3), "high_split_spread": round(high[2], 3),
+        })  # fmt: skip
     evidence = {
         "parts": {
             "likelihood_ratio_log": round(score, 2),
             "agreement_z": round(engine_z(signal.checked, signal.agreed, overall), 2)
             if overall is not None
             else None,
+            **({"likelihood_ratio_log_high": round(high[0], 2)} if high else {}),
         },
-        "counts": {
-            "checked": signal.checked, "agreed": signal.agreed,
-            "agreement": round(signal.agreed / signal.checked, 3),
-            "expected": round(overall, 3) if overall is not None else None,
-            "split": signal.split, "split_agreed": signal.split_agreed,
-            "split_agreement": round(signal.split_agreed / signal.split, 3) if signal.split else None,
-            "split_expected": round(expected, 3),
-            "split_spread": round(spread, 3),
-        },
+        "counts": counts,
         "matches": [row.result.table_id for row in screens],
         "decisions": [],
     }  # fmt: skip

@@ -5,22 +5,28 @@ from __future__ import annotations
 import copy
 import math
 import random
+from typing import Any
 
 import pytest
 
+from bench.fair_play import Policy, _gains, play_match
 from fairplay.scoring import (
     MIN_SPREAD,
     Directed,
     directed,
     engine_llr,
+    feeding_difference,
     feeding_z,
     level_spread,
     pair_score,
     soft_play_z,
 )
 from fairplay.screen import screen
-from games.engine.record import RecordError
-from tests.fairplay.helpers import record_of
+from games.engine import Match
+from games.engine.actions import Action, Play, action_from_dict
+from games.engine.deal import Phase
+from games.engine.record import RecordError, dealt_cards, read_header
+from tests.fairplay.helpers import basic, record_of
 
 
 def _pair_over(kind: str, seeds: range) -> tuple[Directed, Directed]:
@@ -47,11 +53,115 @@ def test_a_pair_that_lets_each_others_bids_stand_scores_far_above_an_honest_pair
     assert soft > 3 > fair
 
 
+def _per_chance(kind: str, seeds: range, seat: int = 0) -> dict[int, float]:
+    """The points ``seat`` fed each other seat a chance to feed him, over ``seeds``."""
+    fed: dict[int, int] = {}
+    feeds: dict[int, int] = {}
+    for seed in seeds:
+        screening = screen(record_of(kind, seed=seed), samples=2, decisions=2)
+        for other, pair in screening.seats[seat].pairs.items():
+            fed[other] = fed.get(other, 0) + pair.fed
+            feeds[other] = feeds.get(other, 0) + pair.feeds
+    return {other: fed[other] / feeds[other] for other in feeds if feeds[other]}
+
+
 def test_a_player_who_feeds_one_opponent_gives_him_more_points_than_the_other():
     ab, _ = _pair_over("feeder", range(1, 5))
+    rate = _per_chance("feeder", range(1, 5))
 
-    assert ab.fed > 3 * ab.fed_rest
+    assert ab.fed > 2 * ab.fed_rest
+    assert rate[1] > 3 * rate[2]
     assert feeding_z(ab.fed, ab.fed_rest, ab.diff_sq, ab.matches) > 3
+
+
+def _fellow_defender_feeder(base: Policy, partner: int, moved: list[int]) -> Policy:
+    """Smear every point he can onto ``partner``'s trick when both defend (``moved`` gets
+    the points beyond the least each time); otherwise ``base``."""
+
+    def decide(match: Match, seat: int) -> Action:
+        deal = match.deal
+        assert deal is not None
+        last = deal.phase is Phase.PLAY and len(deal.trick) == len(deal.active) - 1
+        if last and deal.declarer not in (seat, partner):
+            plays = [a for a in match.legal_actions() if isinstance(a, Play)]
+            given = [_gains(match, a)[partner] for a in plays]
+            moved.append(max(given) - min(given))
+            return plays[given.index(max(given))]
+        return base(match, seat)
+
+    return decide
+
+
+def _declarers(record: dict[str, Any]) -> list[int]:
+    """The declarer of each deal of ``record`` (-1 where nobody declared)."""
+    options, first_dealer, deals = read_header(record)
+    match = Match.empty(options, first_dealer=first_dealer)
+    out = []
+    for i, data in enumerate(deals):
+        match.start_deal(*dealt_cards(data, options.players, i))
+        declarer = -1
+        for item in data["actions"]:
+            match.apply(action_from_dict(item), seat=item["seat"])
+            if match.deal is not None and match.deal.declarer >= 0:
+                declarer = match.deal.declarer
+        out.append(declarer)
+    return out
+
+
+def test_what_a_defender_gives_his_fellow_defender_is_not_counted_as_feeding():
+    moved: list[int] = []
+    seats = [basic(1), basic(2), basic(3)]
+    seats[0] = _fellow_defender_feeder(seats[0], 1, moved)
+    record = play_match(seats, seed=1, deals=12)
+    declarers = _declarers(record)
+
+    # Each deal's counts: the screening of the match up to it less that of the one before.
+    def counted(upto: int) -> dict[tuple[int, int], tuple[int, int]]:
+        cut = {**record, "deals": record["deals"][:upto]}
+        seats = screen(cut, decisions=0).seats
+        return {(a, b): (p.fed, p.feeds) for a, c in seats.items() for b, p in c.pairs.items()}
+
+    before = counted(0)
+    between = {"defenders": 0, "declarer": 0}
+    for deal in range(len(declarers)):
+        after = counted(deal + 1)
+        for (a, b), (fed, feeds) in after.items():
+            was = before.get((a, b), (0, 0))
+            role = "declarer" if declarers[deal] in (a, b) else "defenders"
+            between[role] += feeds - was[1]
+            if role == "defenders":
+                assert (fed, feeds) == was, (deal, a, b)
+        before = after
+
+    # He smeared points onto his fellow defender's tricks, and had chances to feed where
+    # one of the two declared: only those are counted.
+    assert sum(moved) > 0
+    assert between == {"defenders": 0, "declarer": between["declarer"]} and between["declarer"] > 0
+
+
+def test_the_largest_feeds_are_between_the_declarer_and_a_defender():
+    record = record_of("honest", seed=3)
+    screening = screen(record, samples=2, decisions=2)
+    declarers = _declarers(record)
+
+    assert any(counts.largest for counts in screening.seats.values())
+    for seat, counts in screening.seats.items():
+        for deal, _, to, _ in counts.largest:
+            assert declarers[deal] in (seat, to)
+
+
+def test_the_feeding_difference_weighs_points_against_the_chances_to_feed():
+    # As many chances to each: the plain difference of points.
+    assert feeding_difference(30, 10, 10, 10) == pytest.approx(20)
+    # More chances to feed the one who declares more often, at the same points a chance:
+    # no difference (an honest player's points follow his chances).
+    assert feeding_difference(30, 20, 6, 4) == pytest.approx(0)
+    # The same 30 points in fewer chances are more of a favour than in more.
+    assert feeding_difference(30, 5, 6, 10) > feeding_difference(30, 20, 6, 10) > 0
+    # Two other seats (four players): the rest's chances are shared between them.
+    assert feeding_difference(30, 10, 20, 20, rest=2) == pytest.approx(20)
+    # Nothing to compare.
+    assert feeding_difference(30, 10, 0, 0) == feeding_difference(0, 0, 5, 10) == 0
 
 
 def test_the_fed_opponent_does_not_feed_back():
@@ -194,3 +304,14 @@ def test_an_honest_player_a_little_above_his_levels_rate_is_not_found_by_numbers
     assert engine_llr(300, 180, 0.3, spread=0.05) > math.log(100)
     # A spread that is no spread gives the single rate's ratio.
     assert engine_llr(100, 40, 0.3, spread=1e-9) == pytest.approx(engine_llr(100, 40, 0.3))
+
+
+def test_the_seats_given_a_larger_budget_are_asked_at_it_and_the_rest_as_before():
+    record = record_of("honest", seed=4, deals=4)
+    plain = screen(record, seed=9, decisions=6)
+    larger = screen(record, seed=9, decisions=6, seat_samples={0: 24})
+
+    assert screen(record, seed=9, decisions=6, seat_samples={0: 6}).to_dict() == plain.to_dict()
+    assert (larger.seats[0].samples, plain.seats[0].samples) == (24, 6)
+    assert larger.seats[1].to_dict() == plain.seats[1].to_dict()
+    assert larger.seats[2].to_dict() == plain.seats[2].to_dict()

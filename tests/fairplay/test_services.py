@@ -177,3 +177,55 @@ def test_a_dismissed_pair_is_not_flagged_again_by_its_next_match(settings):
     _screen("feeder", [a, b], [7])
 
     assert Flag.objects.count() == 1
+
+
+def _rated(user, rating):
+    from ratings.models import Competitor, Rating
+
+    competitor, _ = Competitor.objects.get_or_create(user=user)
+    Rating.objects.create(competitor=competitor, players=3, rating=rating)
+    return user
+
+
+def test_players_of_a_high_level_are_screened_at_its_budget_and_counted_apart(settings):
+    settings.FAIRPLAY_HIGH_LEVEL_RATING = 1800.0
+    settings.FAIRPLAY_HIGH_LEVEL_SAMPLES = 8
+    high, usual, unrated = _rated(UserFactory(), 1850), _rated(UserFactory(), 1600), UserFactory()
+
+    _screen("honest", [high, usual, unrated], [1], deals=4)
+
+    seats = MatchScreen.objects.get().data["seats"]
+    assert [seats[s]["samples"] for s in "012"] == [8, 6, 6]
+    mine, theirs = PlayerSignal.objects.get(user=high), PlayerSignal.objects.get(user=usual)
+    assert mine.high_checked == 3 and mine.checked == 0
+    assert theirs.checked == 3 and theirs.high_checked == 0
+    assert PlayerSignal.objects.get(user=unrated).high_checked == 0
+
+
+def test_without_the_high_level_setting_everybody_is_screened_alike(settings):
+    assert settings.FAIRPLAY_HIGH_LEVEL_RATING is None
+    high = _rated(UserFactory(), 2400)
+
+    _screen("honest", [high], [1], deals=4)
+
+    assert MatchScreen.objects.get().data["seats"]["0"]["samples"] == 6
+    assert PlayerSignal.objects.get(user=high).high_checked == 0
+
+
+def test_a_high_level_player_agreeing_with_master_beyond_his_level_is_flagged(settings):
+    settings.FAIRPLAY_MIN_MATCHES = 3
+    settings.FAIRPLAY_SCREEN_DECISIONS = 16
+    settings.FAIRPLAY_HIGH_LEVEL_RATING = 1800.0
+    settings.FAIRPLAY_HIGH_LEVEL_SAMPLES = 8
+    honest = [_rated(UserFactory(), 1900) for _ in range(3)]
+    _screen("honest", honest, range(1, 7), deals=4)
+    suspect = _rated(UserFactory(), 1900)
+
+    _screen("engine", [suspect], range(7, 10), deals=4)
+
+    flag = Flag.objects.get(kind=Flag.Kind.ENGINE, user=suspect)
+    counts = flag.evidence["counts"]
+    assert counts["split"] == 0 and counts["high_split"] > 0
+    assert counts["high_split_agreement"] > counts["high_split_expected"]
+    assert flag.evidence["parts"]["likelihood_ratio_log_high"] == round(flag.score, 2)
+    assert flag.score >= settings.FAIRPLAY_ENGINE_THRESHOLD
