@@ -417,7 +417,7 @@ GAMES_TABLE_OWNER_TIMEOUT = 2.0  # seconds a command waits for the owner's answe
 GAMES_TABLE_OWNER_CHECK_SECONDS = 1.0  # how often the owner checks its lock's connection
 # How long an owner publishes a table's updates for another process's sockets after that
 # process last said it has some (it says so every third of this), and after taking a table.
-GAMES_TABLE_OWNER_WATCH_SECONDS = 5.0
+GAMES_TABLE_OWNER_WATCH_SECONDS = env.float("GAMES_TABLE_OWNER_WATCH_SECONDS", default=5.0)
 # ------------------------------------------------------------------ the social app (docs/social.md)
 # A social socket that stops without closing (its server died) still counts its person
 # online for at most this many seconds; each process re-scores its sockets every third.

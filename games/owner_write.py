@@ -36,31 +36,45 @@ from games.services import actions, log_sql
 
 log = logging.getLogger(__name__)
 
+CONNECTIONS = 4  # a process's connections for its owned tables' writes
+
 _deal_end_commit = in_pool(actions.commit_at_deal_end)
 
 
 class Writer:
-    """The owner's connection for its writes (opened on first use, on the loop that
-    uses it, autocommit): psycopg sends one statement at a time on it, in the order
-    the tables' commands reach it (a round trip on this machine is a tenth of a
-    millisecond: one connection serves thousands of actions a second)."""
+    """The owner's connections for its writes (opened on first use, on the loop that
+    uses them, autocommit). psycopg sends one statement at a time on a connection, so
+    a table's writes go to one of ``CONNECTIONS`` by its id: the tables' round trips
+    overlap, and each table's stay in its commands' order (one connection took every
+    write of a process in turn, and 300 tables on one process waited for it)."""
 
     def __init__(self) -> None:
-        self.connection: psycopg.AsyncConnection[Any] | None = None
+        self.connections: list[psycopg.AsyncConnection[Any] | None] = [None] * CONNECTIONS
 
-    async def _connection(self) -> psycopg.AsyncConnection[Any]:
-        if self.connection is None or self.connection.closed:
+    @property
+    def connection(self) -> psycopg.AsyncConnection[Any] | None:
+        """The first connection opened (None: this process has written nothing itself)."""
+        return next((c for c in self.connections if c is not None), None)
+
+    async def _connection(self, table_id: int) -> psycopg.AsyncConnection[Any]:
+        slot = table_id % CONNECTIONS
+        connection = self.connections[slot]
+        if connection is None or connection.closed:
             params = connections["default"].get_connection_params()
             params.pop("cursor_factory", None)  # Django's is a synchronous cursor
-            self.connection = await psycopg.AsyncConnection.connect(**params, autocommit=True)
-        return self.connection
+            connection = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+            self.connections[slot] = connection
+        return connection
 
-    def close(self) -> None:
-        """Drop the connection (its socket closes with it; nothing waits for it)."""
-        connection, self.connection = self.connection, None
-        if connection is not None:
-            with contextlib.suppress(Exception):
-                connection.pgconn.finish()
+    def close(self, table_id: int | None = None) -> None:
+        """Drop the connections (one table's, or all); their sockets close with them,
+        nothing waits."""
+        slots = range(CONNECTIONS) if table_id is None else [table_id % CONNECTIONS]
+        for slot in slots:
+            connection, self.connections[slot] = self.connections[slot], None
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    connection.pgconn.finish()
 
     async def write(
         self, table_id: int, user_id: int | None, command: dict[str, Any]
@@ -125,7 +139,7 @@ class Writer:
             row, seats_version=state.seats_version, deadline=deadline
         )
         try:
-            connection = await self._connection()
+            connection = await self._connection(table.pk)
             cursor = await connection.execute(log_sql.LOG_APPEND_SQL, params, prepare=True)
             written = cursor.rowcount == 1
         except psycopg.Error:
@@ -133,7 +147,7 @@ class Writer:
             # the command goes the whole way (its version check answers).
             log.warning("the owner's write of table %s failed", table.pk, exc_info=True)
             table_state.forget(table.pk)
-            self.close()
+            self.close(table.pk)
             return None
         except BaseException:
             table_state.forget(table.pk)
