@@ -20,6 +20,7 @@ the statement returns (``after_commit`` runs at once), to this process's sockets
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import Any
@@ -50,6 +51,7 @@ class Writer:
 
     def __init__(self) -> None:
         self.connections: list[psycopg.AsyncConnection[Any] | None] = [None] * CONNECTIONS
+        self.connecting = [asyncio.Lock() for _ in range(CONNECTIONS)]
 
     @property
     def connection(self) -> psycopg.AsyncConnection[Any] | None:
@@ -59,12 +61,19 @@ class Writer:
     async def _connection(self, table_id: int) -> psycopg.AsyncConnection[Any]:
         slot = table_id % CONNECTIONS
         connection = self.connections[slot]
-        if connection is None or connection.closed:
-            params = connections["default"].get_connection_params()
-            params.pop("cursor_factory", None)  # Django's is a synchronous cursor
-            connection = await psycopg.AsyncConnection.connect(**params, autocommit=True)
-            self.connections[slot] = connection
-        return connection
+        if connection is not None and not connection.closed:
+            return connection
+        # One connect at a time per slot: every table's first action comes at once
+        # when the players start, and each opening its own connection ran PostgreSQL
+        # out of connections (the others fell back to the whole path for seconds).
+        async with self.connecting[slot]:
+            connection = self.connections[slot]
+            if connection is None or connection.closed:
+                params = connections["default"].get_connection_params()
+                params.pop("cursor_factory", None)  # Django's is a synchronous cursor
+                connection = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+                self.connections[slot] = connection
+            return connection
 
     def close(self, table_id: int | None = None) -> None:
         """Drop the connections (one table's, or all); their sockets close with them,
