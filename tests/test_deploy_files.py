@@ -19,10 +19,12 @@ WORKERS = ("worker-bots", "worker-results", "worker-analysis")
 
 
 def settings_variables() -> set[str]:
-    """Every name config/settings.py reads with ``env(...)``/``env.<cast>(...)``."""
-    tree = ast.parse((ROOT / "config" / "settings.py").read_text())
+    """Every name config/settings.py (and the app settings it takes from config/*_settings.py)
+    reads with ``env(...)``/``env.<cast>(...)``."""
     names = set()
-    for node in ast.walk(tree):
+    files = [ROOT / "config" / "settings.py", *sorted((ROOT / "config").glob("*_settings.py"))]
+    nodes = [node for path in files for node in ast.walk(ast.parse(path.read_text()))]
+    for node in nodes:
         if not isinstance(node, ast.Call) or not node.args:
             continue
         func = node.func

@@ -7,7 +7,6 @@ the owner's own write (games/owner_write.py) leaves the log as the whole path do
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,17 +21,9 @@ from tests.games.test_consumers import (  # noqa: F401  (its Redis layer, for ev
     three_people,
     to_act,
 )
-from tests.integration.conftest import require_postgres_database
+from tests.games.test_owner_sockets import _owner_on  # noqa: F401  (the owner on, every test)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _owner_on(settings: Any) -> Iterator[None]:
-    require_postgres_database()
-    settings.GAMES_TABLE_OWNER = True
-    yield
-    owner.registry.close()
 
 
 @pytest.fixture
@@ -55,7 +46,7 @@ def _table_messages(seen: list[core_realtime.Message], table_id: int) -> list[An
 
 async def _one_move(players: list[Any]) -> int:
     actor = to_act(players)
-    await actor.act(choice(actor.view))
+    await actor.act(choice(actor.view))  # type: ignore[arg-type]
     versions = {(await player.receive_type("update"))["version"] for player in players}
     assert len(versions) == 1
     return versions.pop()
