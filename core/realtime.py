@@ -11,7 +11,7 @@ import asyncio
 import logging
 import threading
 import uuid
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -333,6 +333,19 @@ def _sender(loop: asyncio.AbstractEventLoop) -> _Sender:
 
 _publisher: asyncio.AbstractEventLoop | None = None
 _publisher_lock = threading.Lock()
+
+
+def between_processes() -> bool:
+    """Whether the channel layer carries messages between processes (Redis); the
+    in-memory one serves one process, on one loop."""
+    return isinstance(get_channel_layer(), RedisPubSubChannelLayer)
+
+
+def run_on_process_loop[T](coroutine: Coroutine[Any, Any, T], *, timeout: float) -> T:
+    """Run ``coroutine`` on this process's long-lived loop (the one :func:`send` publishes
+    on outside a server: its channel-layer connections stay open between calls) and wait
+    for its result, from synchronous code that is not on that loop (a Celery task)."""
+    return asyncio.run_coroutine_threadsafe(coroutine, _publisher_loop()).result(timeout)
 
 
 def _publisher_loop() -> asyncio.AbstractEventLoop:

@@ -23,8 +23,11 @@ return) one after another, and every other process sends it the commands of the 
   and waits ``GAMES_TABLE_OWNER_TIMEOUT`` seconds for the answer. With no answer it takes
   ownership itself, or, when another process holds the lock and does not answer, makes
   the write itself (the fence keeps that safe; the owner catches its state up from the
-  log when it sees a version it did not write). Workers that never own (Celery's bot
-  turns and clock) write directly, as before.
+  log when it sees a version it did not write).
+* **Bots and the clock**: a worker that never owns (Celery's bot turns, the clock's
+  sweep) decides the move and sends it to the owner the same way
+  (:func:`turn_at_owner`, for the seat, not for a person); with nobody holding the
+  table's lock, or no answer, it writes through the fence itself.
 """
 
 from __future__ import annotations
@@ -46,11 +49,11 @@ from django.conf import settings
 from django.db import connections
 
 from accounts.types import User, Visitor
-from core.realtime import channel_release
+from core.realtime import between_processes, channel_release, run_on_process_loop
 from core.sockets import ON_SQLITE, in_pool
 from games import errors, owner_write, realtime, services
 from games import state as table_state
-from games.engine import action_from_dict
+from games.engine import Action, action_from_dict
 from games.services.common import user_id_of
 
 log = logging.getLogger(__name__)
@@ -110,9 +113,20 @@ def _run(command: dict[str, Any], user: Visitor | None) -> dict[str, Any]:
     """Carry out one command (in a worker thread): its answer, or its error's code."""
     table_id = command["table_id"]
     try:
+        kind = command["command"]
+        if kind == "action" and command.get("seat") is not None:
+            # A bot's or the clock's move, sent by a process that never owns
+            # (:func:`turn_at_owner`): for the seat, not for a person.
+            applied = services.action_submit(
+                table_id=table_id,
+                seat=command["seat"],
+                action=action_from_dict(command["action"]),
+                expected_version=command["version"],
+                source=command["source"],
+            )
+            return {"version": applied.version, "duplicate": applied.duplicate}
         if user is None:
             user = _user(command["user_id"])
-        kind = command["command"]
         if kind == "action":
             applied = services.action_submit(
                 table_id=table_id,
@@ -528,6 +542,46 @@ async def command(command: dict[str, Any], user: Visitor | None = None) -> dict[
     if "error" in answer:
         raise _error(answer)
     return answer
+
+
+def turn_at_owner(
+    *, table_id: int, seat: int, action: Action, expected_version: int, source: str
+) -> bool:
+    """A bot's or the clock's move, decided in a process that never owns (a Celery
+    worker), carried out by the table's owner: its state stays the one it wrote (no
+    catch-up from the log at the next player's action) and its sockets get the update
+    straight. True when the owner answered (the error it answered with is raised, as the
+    service raised it); False when nobody holds the table's lock or the holder did not
+    answer in time: the caller writes through the fence itself, as without an owner."""
+    if not enabled() or ON_SQLITE or not between_processes() or not _lock_held(table_id):
+        return False
+    command = {
+        "table_id": table_id,
+        "command": "action",
+        "seat": seat,
+        "source": source,
+        "action": action.to_dict(),
+        "version": expected_version,
+    }
+    timeout = settings.GAMES_TABLE_OWNER_TIMEOUT
+    answer = run_on_process_loop(registry._ask(command), timeout=timeout + 5)
+    if answer is None:
+        return False
+    if "error" in answer:
+        raise _error(answer)
+    return True
+
+
+def _lock_held(table_id: int) -> bool:
+    """Whether a process holds the table's ownership lock now."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND classid = %s AND objid = %s AND objsubid = 2)",
+            [LOCK_NAMESPACE, table_id],
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
 
 
 async def watch(table_id: int) -> None:

@@ -92,19 +92,26 @@ class Writer:
         (see the module); its answer, or None: nothing was written, and the state kept
         here is as it was or dropped (the whole path rebuilds it)."""
         state = table_state.cached(table_id)
-        if state is None or user_id is None:
+        seat = command.get("seat")
+        if seat is not None:
+            who = actions.Actor(seat=seat, user_id=None)  # a bot's or the clock's move
+        elif user_id is not None:
+            who = actions.Actor(seat=None, user_id=user_id)
+        else:
+            return None
+        if state is None:
             return None
         # The state's lock is a thread lock: the loop never waits for it (a worker thread
         # reading the state for a socket holds it for a moment).
         if not state.lock.acquire(blocking=False):
             return None
         try:
-            return await self._write_locked(state, user_id, command)
+            return await self._write_locked(state, who, command)
         finally:
             state.lock.release()
 
     async def _write_locked(
-        self, state: table_state.TableState, user_id: int, command: dict[str, Any]
+        self, state: table_state.TableState, who: actions.Actor, command: dict[str, Any]
     ) -> dict[str, Any] | None:
         table = state.table
         source = command.get("source", TableAction.Source.HUMAN)
@@ -116,9 +123,7 @@ class Writer:
             or state.version != command["version"]
         ):
             return None
-        seat = actions.plain_seat(
-            state, actions.Actor(seat=None, user_id=user_id), source, client_id
-        )
+        seat = actions.plain_seat(state, who, source, client_id)
         if seat is None:
             return None
         sheet_before = len(state.sheet)

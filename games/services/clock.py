@@ -4,16 +4,38 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Protocol
 
 from django.utils import timezone
 
 from games import bot_queue, errors, scheduler
 from games import state as table_state
 from games.bots import make_bot
+from games.engine import Action
 from games.models import Table, TableAction
 from games.services import actions, turns
 
 log = logging.getLogger(__name__)
+
+
+class TurnAtOwner(Protocol):
+    """Has the table's owner play the move (``games.owner.turn_at_owner``): True when it
+    answered (raising the error it answered with), False when the caller writes."""
+
+    def __call__(
+        self, *, table_id: int, seat: int, action: Action, expected_version: int, source: str
+    ) -> bool: ...
+
+
+_at_owner: TurnAtOwner | None = None
+
+
+def turns_at_owner(route: TurnAtOwner | None) -> None:
+    """Send the bots' and the clock's moves to their tables' owners (``games.owner``
+    registers this when the app is ready; the services do not import it, it imports
+    them). None: every move is written by the process that decided it."""
+    global _at_owner
+    _at_owner = route
 
 
 def bot_play(*, table_id: int, version: int) -> bool:
@@ -70,9 +92,16 @@ def _play_for_seat(table_id: int, version: int, *, on_clock: bool) -> bool:
     action = make_bot(level, seed=table_id * 1_000_003 + version).decide(view)
     source = TableAction.Source.BOT if by_bot else TableAction.Source.TIMEOUT
     try:
-        actions.action_submit(
+        if _at_owner is None or not _at_owner(
             table_id=table_id, seat=seat, action=action, expected_version=version, source=source
-        )
+        ):
+            actions.action_submit(
+                table_id=table_id,
+                seat=seat,
+                action=action,
+                expected_version=version,
+                source=source,
+            )
     except (errors.StaleVersion, errors.NotYourTurn, errors.NotPlaying):
         return False
     return True

@@ -18,7 +18,7 @@ from django.db import connection
 from games import errors, owner
 from games.bots import make_bot
 from games.models import Table, TableAction
-from tests.games.helpers import current, open_table
+from tests.games.helpers import current, human_turn, open_table
 from tests.integration.conftest import redis_layer, require_postgres_database
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -282,3 +282,80 @@ async def test_two_commands_taking_a_table_at_once_leave_one_lock_to_give_back(
     await a.release(table.pk)
     assert await sync_to_async(lock_holders)(table.pk) == []
     assert await b.take(table.pk)
+
+
+async def bot_to_act() -> Table:
+    """A started table (one person, two basic bots) at a bot's turn."""
+
+    def start() -> Table:
+        from games import scheduler, services
+
+        table, users = open_table(humans=1, bots=2)
+        services.table_start(table=table, user=users[0])
+        while True:
+            table.refresh_from_db()
+            state = current(table)
+            seat = state.match.to_act
+            assert seat is not None
+            if table.seats.get(number=seat).played_by_bot:
+                scheduler.discard_pending()  # the bots' turns are played by hand below
+                return table
+            human_turn(table)
+
+    return await sync_to_async(start)()
+
+
+async def test_a_bots_move_from_a_worker_is_played_by_the_tables_owner(
+    processes: list[owner.Registry],
+) -> None:
+    """A Celery worker never owns: it decides the bot's move and the owner writes it, so
+    the owner's own state is at the new version (no catch-up at the next action)."""
+    from games import services
+
+    a, _ = processes
+    table = await bot_to_act()
+    assert await a.take(table.pk)
+    played = await sync_to_async(services.bot_play)(table_id=table.pk, version=table.version)
+    assert played
+    assert a.tables[table.pk].version == table.version + 1
+    assert await sync_to_async(log_versions)(table.pk) == list(range(1, table.version + 2))
+
+
+async def test_a_bots_move_at_a_table_nobody_owns_is_written_by_the_worker(
+    processes: list[owner.Registry],
+) -> None:
+    from games import services
+
+    a, _ = processes
+    table = await bot_to_act()
+    played = await sync_to_async(services.bot_play)(table_id=table.pk, version=table.version)
+    assert played and not a.owns(table.pk)
+    assert await sync_to_async(log_versions)(table.pk) == list(range(1, table.version + 2))
+
+
+async def test_a_stale_bot_move_sent_to_the_owner_is_refused_and_changes_nothing(
+    processes: list[owner.Registry],
+) -> None:
+    from games import services
+
+    a, _ = processes
+    table = await bot_to_act()
+    seat, action = await sync_to_async(_bots_choice)(table)
+    assert await a.take(table.pk)
+    assert await sync_to_async(services.bot_play)(table_id=table.pk, version=table.version)
+    with pytest.raises(errors.StaleVersion):
+        await sync_to_async(owner.turn_at_owner)(
+            table_id=table.pk,
+            seat=seat,
+            action=action,
+            expected_version=table.version,
+            source="bot",
+        )
+    assert await sync_to_async(log_versions)(table.pk) == list(range(1, table.version + 2))
+
+
+def _bots_choice(table: Table) -> tuple[int, Any]:
+    state = current(table)
+    seat = state.match.to_act
+    assert seat is not None
+    return seat, make_bot("basic", seed=state.version).decide(state.match.view(seat))
