@@ -38,12 +38,22 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--spread",
         choices=["seats", "tables"],
-        default="seats",
+        default=None,
         help="with --server ports: 'seats' (default) puts each table's three clients on the "
         "processes round-robin (as a balancer that knows nothing of tables does, so most "
         "actions cross processes); 'tables' puts all three on one process, as the "
         "deployment's balancer does (deploy/haproxy.cfg hashes a table's socket path; "
-        "nothing crosses processes)",
+        "nothing crosses processes). Meaningless with --balancer haproxy (HAProxy places "
+        "every connection): refused there",
+    )
+    p.add_argument(
+        "--balancer",
+        choices=("none", "haproxy"),
+        default="none",
+        help="'none' (default): the clients connect straight to the server processes (as "
+        "--spread says); 'haproxy': HAProxy runs the deployment's deploy/haproxy.cfg (its "
+        "servers the N processes' ports, bound to a free local port) and every client, "
+        "websocket and REST, connects to it; its CPU is reported beside the servers'",
     )
     p.add_argument("--warmup", type=float, default=3.0)
     p.add_argument("--window", type=float, default=15.0)
@@ -104,6 +114,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--profile", default="300t-closed-2w", help="the configuration to profile (its label)"
     )
     args = p.parse_args(argv)
+    if args.balancer != "none" and args.spread is not None:
+        p.error(
+            f"--spread has no meaning with --balancer {args.balancer}: the balancer places "
+            "every connection (a table's sockets by the hash of their path)"
+        )
+    if args.spread is None:
+        args.spread = "seats"
     args.tables = [int(x) for x in args.tables.split(",") if x.strip()]
     args.think = [float(x) for x in args.think.split(",") if x.strip()]
     args.one_worker = [int(x) for x in args.one_worker.split(",") if x.strip()]

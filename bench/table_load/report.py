@@ -57,10 +57,29 @@ def machine(load_before: tuple[float, float, float]) -> str:
     )
 
 
+def _server(args: argparse.Namespace) -> str:
+    if args.server == "workers":
+        server = "--workers N (one port, the kernel spreads connections)"
+    else:
+        server = "N processes on N ports"
+    if args.balancer == "haproxy":
+        return (
+            f"{server}, behind HAProxy running deploy/haproxy.cfg (a table's sockets by the "
+            "hash of their path, pages to the least busy process)"
+        )
+    if args.server == "workers":
+        return server
+    if args.spread == "seats":
+        return f"{server} (clients spread round-robin)"
+    return f"{server} (each table on one process)"
+
+
 def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) -> str:
+    # With a balancer its CPU comes after PostgreSQL's in both CPU columns.
+    haproxy = args.balancer == "haproxy"
     lines = [
         header,
-        f"server: uvicorn, {'--workers N (one port, the kernel spreads connections)' if args.server == 'workers' else ('N processes on N ports (clients spread round-robin)' if args.spread == 'seats' else 'N processes on N ports (each table on one process)')}; "
+        f"server: uvicorn, {_server(args)}; "
         f"Celery worker (concurrency 1) + beat; load generator: {args.loadgens} process(es), uvloop; "
         f"permessage-deflate {'on' if args.deflate else 'off'}",
         f"windows: {args.warmup:g} s warm-up, {args.window:g} s measured; "
@@ -68,18 +87,21 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, header: str) ->
         "",
         "| tables | think | ASGI procs | actions/s | p50 ms | p99 ms | max ms "
         "| stalled (never moved) | longest pause s | matches won | errors "
-        "| CPU ms/action: server (sys) / PostgreSQL | CPU/s: server / PostgreSQL / loadgen / machine "
+        f"| CPU ms/action: server (sys) / PostgreSQL{' / HAProxy' if haproxy else ''} "
+        f"| CPU/s: server / PostgreSQL{' / HAProxy' if haproxy else ''} / loadgen / machine "
         "| conns per proc |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|",
     ]
     for r in rows:
         errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "0"
+        ms_balancer = f" / {r['balancer_ms_per_action']:.2f}" if haproxy else ""
+        cpu_balancer = f" / {r['cpu_balancer']:.2f}" if haproxy else ""
         lines.append(
             f"| {r['tables']} | {r['think']:g} s | {r['workers']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
             f"{r['p99_ms']:.1f} | {r['max_ms']:.0f} | {r['stalled']} ({r['never_moved']}) | "
             f"{r['max_gap']:.1f} | {r['finished']} | {errors} | "
-            f"{r['cpu_ms_per_action']:.2f} ({r['sys_ms_per_action']:.2f}) / {r['db_ms_per_action']:.2f} | "
-            f"{r['cpu_server']:.2f} / {r['cpu_db']:.2f} / {r['cpu_loadgen']:.2f} / {r['cpu_machine']:.2f} | "
+            f"{r['cpu_ms_per_action']:.2f} ({r['sys_ms_per_action']:.2f}) / {r['db_ms_per_action']:.2f}{ms_balancer} | "
+            f"{r['cpu_server']:.2f} / {r['cpu_db']:.2f}{cpu_balancer} / {r['cpu_loadgen']:.2f} / {r['cpu_machine']:.2f} | "
             f"{'/'.join(str(x) for x in r['spread'])} |"
         )
     lines.append("")

@@ -62,6 +62,11 @@ class Bench(Servers):
         }
         if args.retention is not None:
             self.env["GAMES_LOG_RETENTION_SECONDS"] = str(args.retention)
+        if args.balancer == "haproxy":
+            # As docker-compose.yml's web service behind the same configuration: HAProxy's
+            # health check asks for Host "web", and its X-Forwarded-For hop is trusted.
+            self.env["DJANGO_ALLOWED_HOSTS"] = "localhost,127.0.0.1,[::1],web"
+            self.env["DJANGO_TRUSTED_PROXIES"] = "1"
         self.users: list[Any] = []
         self.tokens: list[str] = []
 
@@ -159,7 +164,7 @@ class Bench(Servers):
         procs = []
         for g in range(gens):
             spec = Spec(
-                base_urls=stack.base_urls,
+                base_urls=stack.client_urls,
                 tables=tables[g::gens],
                 think=think,
                 warmup=self.args.warmup,
@@ -197,6 +202,7 @@ class Bench(Servers):
         time.sleep(self.args.warmup)
         server = self.server_pids(stack)
         others = [p for proc in stack.others for p in descendants(proc.pid)]
+        balancer = descendants(stack.balancer.pid) if stack.balancer is not None else []
         gen_pids = [p.pid for p in procs]
         db_name = urlsplit(self.args.database_url).path.lstrip("/")
         rows_before = db_rows(db_name)
@@ -210,6 +216,7 @@ class Bench(Servers):
             sys_seconds(server),
             db_backends(db_name),
             kernel_counts(server),
+            cpu_seconds(balancer),
         )
         if self.args.py_spy and label == self.args.profile:
             self.profile(server, label)
@@ -228,6 +235,7 @@ class Bench(Servers):
             sys_seconds(server),
             db_backends(db_name),
             kernel_counts(server),
+            cpu_seconds(balancer),
         )
         results = []
         for proc in procs:
@@ -282,6 +290,13 @@ class Bench(Servers):
             * (after[0] - before[0])
             / max(1, sum(r["completed"] for r in results)),
             "cpu_celery": (after[1] - before[1]) / window,
+            # HAProxy (--balancer haproxy; None without): all its threads, one process.
+            "balancer_ms_per_action": 1000
+            * (after[7] - before[7])
+            / max(1, sum(r["completed"] for r in results))
+            if stack.balancer is not None
+            else None,
+            "cpu_balancer": (after[7] - before[7]) / window if stack.balancer is not None else None,
             "cpu_loadgen": (after[2] - before[2]) / window,
             "cpu_machine": busy,
             "setup_s": setup_seconds,
@@ -331,6 +346,9 @@ class Bench(Servers):
         for i, proc in enumerate(stack.server):
             for pid in descendants(proc.pid):
                 rss[f"web{i}:{pid}"] = rss_mb(pid)
+        if stack.balancer is not None:
+            for pid in descendants(stack.balancer.pid):
+                rss[f"haproxy:{pid}"] = rss_mb(pid)
         for proc in stack.others:
             kind = "worker" if "worker" in " ".join(proc.args) else "beat"
             for pid in descendants(proc.pid):
@@ -435,10 +453,15 @@ class Bench(Servers):
             label = f"{n}t-{'closed' if think == 0 else f'think{think:g}'}-{workers}w"
             print(f"[bench] {label}: setting up {n} tables ...", flush=True)
             row = self.measure(current[1], n, think, workers, label)
+            balancer = (
+                f"HAProxy {row['balancer_ms_per_action']:.2f} ms CPU per action, "
+                if row["balancer_ms_per_action"] is not None
+                else ""
+            )
             print(
                 f"[bench] {label}: {row['actions_per_s']:.0f} actions/s, p50 {row['p50_ms']:.1f} ms, "
                 f"p99 {row['p99_ms']:.1f} ms, stalled {row['stalled']}, errors {row['errors']}, "
-                f"connections per server process {row['spread']}",
+                f"{balancer}connections per server process {row['spread']}",
                 flush=True,
             )
             rows.append(row)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench import haproxy
 from bench.stack import ROOT
 from bench.table_load.measure import descendants
 
@@ -55,8 +56,15 @@ class Children:
 @dataclass
 class Stack:
     server: list[subprocess.Popen[Any]]
-    base_urls: list[str]
+    base_urls: list[str]  # the server processes' own addresses
     others: list[subprocess.Popen[Any]]
+    balancer: subprocess.Popen[Any] | None = None  # HAProxy (--balancer haproxy)
+    balancer_url: str = ""
+
+    @property
+    def client_urls(self) -> list[str]:
+        """Where the clients connect: HAProxy's one address, else the servers'."""
+        return [self.balancer_url] if self.balancer is not None else self.base_urls
 
 
 def free_port() -> int:
@@ -207,10 +215,54 @@ class Servers:
             wait_http(base + "/healthz", proc, self.tmp / f"uvicorn-{port}.log")
         # Let uvicorn's workers all come up (the supervisor answers as soon as one does).
         time.sleep(2.0)
-        return Stack(server=server, base_urls=bases, others=others)
+        stack = Stack(server=server, base_urls=bases, others=others)
+        if self.args.balancer == "haproxy":
+            self.haproxy(stack)
+        return stack
+
+    def haproxy(self, stack: Stack) -> None:
+        """HAProxy with deploy/haproxy.cfg in front of the stack's server ports (both
+        backends), on a free local port; back once every server passed a health check."""
+        binary = haproxy.binary()
+        if binary is None:
+            raise SystemExit("--balancer haproxy needs HAProxy (apt-get install haproxy)")
+        port = free_port()
+        config = self.tmp / f"haproxy-{port}.cfg"
+        stats = self.tmp / f"haproxy-{port}.sock"
+        # Room for every table's three sockets twice over (a finished table's players
+        # open their next table's while the old ones close) and pages: two descriptors a
+        # connection, within the limit raise_fd_limit gave this process and its children.
+        tables = max(self.args.tables + self.args.one_worker, default=0)
+        maxconn = 6 * tables + 1000
+        config.write_text(
+            haproxy.local_config(
+                [int(b.rsplit(":", 1)[1]) for b in stack.base_urls],
+                port,
+                maxconn=maxconn,
+                stats_socket=stats,
+            )
+        )
+        log = self.tmp / f"haproxy-{port}.log"
+        proc = self.children.start(
+            "haproxy",
+            [binary, "-db", "-f", str(config)],
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
+        stack.balancer, stack.balancer_url = proc, f"http://127.0.0.1:{port}"
+        try:
+            haproxy.wait_servers_up(proc, stats, len(stack.base_urls), timeout=60)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}; its log:\n{tail(log)}") from None
+        print(
+            f"[bench] HAProxy on {stack.balancer_url} (maxconn {maxconn}, config {config}): "
+            f"servers {', '.join(stack.base_urls)} up in both backends",
+            flush=True,
+        )
 
     def stop_stack(self, stack: Stack) -> None:
-        for proc in stack.server + stack.others:
+        balancer = [stack.balancer] if stack.balancer is not None else []
+        for proc in balancer + stack.server + stack.others:
             self.children.stop(proc)
 
     def server_pids(self, stack: Stack) -> list[int]:

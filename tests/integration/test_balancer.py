@@ -3,15 +3,16 @@ of three stand-in web replicas: a table's websockets go to one replica, by the h
 their path, and everything else to the least busy one.
 
 The replicas are tiny HTTP servers that answer the health check and every other request
-with their own port, so a test sees which one a request reached; the configuration is the deployment's own, with its Docker DNS
-lookup of the replicas replaced by their three local addresses.
+with their own port, so a test sees which one a request reached; the configuration is the
+deployment's own, with its Docker DNS lookup of the replicas replaced by their three local
+addresses (``bench/haproxy.py``, which ``python -m bench.table_load --balancer haproxy``
+runs too).
 """
 
 from __future__ import annotations
 
 import http.client
 import json
-import re
 import socket
 import subprocess
 import threading
@@ -22,9 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.haproxy import local_config
 from tests.integration.processes import haproxy_binary
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class Replica(ThreadingHTTPServer):
@@ -62,16 +62,9 @@ def _free_port() -> int:
 
 
 def _local_config(replicas: list[Replica], port: int) -> str:
-    """deploy/haproxy.cfg with the replicas at local addresses instead of Docker's DNS."""
-    text = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    servers = "\n".join(f"    server web{i} 127.0.0.1:{r.port}" for i, r in enumerate(replicas))
-    text, templates = re.subn(r"(?m)^\s*server-template web \d+ web:8000$", servers, text)
-    text = re.sub(r"(?ms)^resolvers docker\n.*?\n\n", "", text)
-    text = text.replace(" resolvers docker init-addr none", "")
-    text = text.replace("bind :8000", f"bind 127.0.0.1:{port}")
-    text = text.replace("maxconn 20000", "maxconn 200")
-    assert templates == 2, "the web and table backends both list the replicas"
-    return text
+    """The deployment's configuration in front of ``replicas`` (also
+    test_client_address.py's)."""
+    return local_config([r.port for r in replicas], port, maxconn=200)
 
 
 @pytest.fixture
