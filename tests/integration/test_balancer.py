@@ -61,12 +61,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _local_config(replicas: list[Replica], port: int) -> str:
-    """The deployment's configuration in front of ``replicas`` (also
-    test_client_address.py's)."""
-    return local_config([r.port for r in replicas], port, maxconn=200)
-
-
 @pytest.fixture
 def balancer(tmp_path: Path) -> Iterator[tuple[int, list[Replica]]]:
     haproxy = haproxy_binary()
@@ -75,7 +69,7 @@ def balancer(tmp_path: Path) -> Iterator[tuple[int, list[Replica]]]:
         threading.Thread(target=r.serve_forever, daemon=True).start()
     port = _free_port()
     config = tmp_path / "haproxy.cfg"
-    config.write_text(_local_config(replicas, port))
+    config.write_text(local_config([r.port for r in replicas], port, maxconn=200))
     process = subprocess.Popen(
         [haproxy, "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )

@@ -23,15 +23,14 @@ import sys
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import yaml
 
+from bench.haproxy import local_config
 from tests.games.test_servers import stack_env  # noqa: F401  (a fixture)
 from tests.integration.processes import Stack, free_port, haproxy_binary, wait_until
-from tests.integration.test_balancer import _local_config
 
 pytestmark = [
     pytest.mark.integration,
@@ -178,7 +177,7 @@ def test_the_compose_deployment_behind_its_haproxy(
     )
     port = free_port()
     config = tmp_path / "haproxy.cfg"
-    config.write_text(_local_config([SimpleNamespace(port=replica)], port))  # type: ignore[list-item]
+    config.write_text(local_config([replica], port, maxconn=200))
     started([haproxy_binary(), "-db", "-f", str(config)], env)
     assert wait_until(lambda: serving(port), 180, 0.5)
 
