@@ -411,8 +411,9 @@ GAMES_WS_LEASE_SECONDS = env.float("GAMES_WS_LEASE_SECONDS", default=60.0)
 # socket acts when the last check is older), however the closing message fares in Redis.
 GAMES_WS_CREDENTIAL_SECONDS = env.float("GAMES_WS_CREDENTIAL_SECONDS", default=5.0)
 # One owner per live table (games/owner.py): the process holding a table's advisory lock
-# applies its commands in order, the others send them to it. Off: every process writes.
-GAMES_TABLE_OWNER = env.bool("GAMES_TABLE_OWNER", default=False)
+# applies its commands in order, the others send them to it. Off: every process writes
+# (behind a transaction-mode pooler, which cannot carry a session's advisory lock).
+GAMES_TABLE_OWNER = env.bool("GAMES_TABLE_OWNER", default=True)
 GAMES_TABLE_OWNER_TIMEOUT = 2.0  # seconds a command waits for the owner's answer
 GAMES_TABLE_OWNER_CHECK_SECONDS = 1.0  # how often the owner checks its lock's connection
 # How long an owner publishes a table's updates for another process's sockets after that

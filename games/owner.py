@@ -300,6 +300,19 @@ class Registry:
                 await sync_to_async(self._locking, thread_sensitive=False)(
                     "SELECT pg_advisory_unlock(%s, %s)", table_id
                 )
+        if not self.tables:
+            await self._stop_listening()
+
+    async def _stop_listening(self) -> None:
+        """This process owns no table any more: its command channel is given back (its
+        Redis subscription with it); the next table it takes opens a new one. Commands
+        go to a table's owner group, never to this channel by name."""
+        listener, channel = self._listener, self.channel
+        self._listener = self.channel = None
+        if listener is not None:
+            listener.cancel()
+        if channel is not None:
+            await channel_release(channel)
 
     def check(self) -> bool:
         """Whether the ownership connection is alive; when it is not, every table owned

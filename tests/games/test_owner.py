@@ -359,3 +359,21 @@ def _bots_choice(table: Table) -> tuple[int, Any]:
     seat = state.match.to_act
     assert seat is not None
     return seat, make_bot("basic", seed=state.version).decide(state.match.view(seat))
+
+
+async def test_a_process_that_owns_no_table_gives_its_command_channel_back(
+    processes: list[owner.Registry], redis_url: str
+) -> None:
+    a, b = processes
+    table, users = await started()
+    assert await a.take(table.pk)
+    first = a.channel
+    assert first is not None
+    await a.release(table.pk)
+    assert a.channel is None and a._listener is None
+    # Taken again, it hears the table's commands on a new channel.
+    assert await a.take(table.pk)
+    assert a.channel not in (None, first)
+    command, _ = await next_move(table, users)
+    assert (await b.submit(command))["version"] == command["version"] + 1
+    assert a.tables[table.pk].version == command["version"] + 1

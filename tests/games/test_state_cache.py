@@ -269,6 +269,8 @@ def test_the_cache_keeps_its_bound_dropping_the_least_recently_used_table(
 async def test_a_socket_s_process_follows_the_update_before_forwarding_it(
     settings: Any, redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Without an owner per table (every process writes, and keeps its copy in step)."""
+    settings.GAMES_TABLE_OWNER = False
     settings.CHANNEL_LAYERS = redis_layer(redis_url, prefix=f"test-{uuid.uuid4().hex[:8]}")
     # In a plain thread: the start's messages are published before the socket connects.
     table, token = await asyncio.to_thread(_started_with_token)
