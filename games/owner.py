@@ -187,6 +187,10 @@ class Registry:
         self.elsewhere: set[int] = set()
         self._conn: Any = None
         self._conn_lock = threading.Lock()
+        # The loop's turn for statements on that connection (:meth:`_lock_statement`),
+        # and the takes under way, by table (:meth:`take`).
+        self._statements: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
+        self._taking: dict[int, asyncio.Future[bool]] = {}
         self.channel: str | None = None
         self._listener: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -225,6 +229,17 @@ class Registry:
                     self._lost()
         return False  # pragma: no cover - the loop returns or raises
 
+    async def _lock_statement(self, sql: str, table_id: int) -> bool:
+        """:meth:`_locking` in a worker thread, one statement at a time: the others wait
+        on the loop, not in a thread each (900 sockets connecting at once each held a
+        thread of the pool while it waited for the one ownership connection, and every
+        other database call of the process waited behind them)."""
+        loop = asyncio.get_running_loop()
+        if self._statements is None or self._statements[0] is not loop:
+            self._statements = (loop, asyncio.Lock())
+        async with self._statements[1]:
+            return await sync_to_async(self._locking, thread_sensitive=False)(sql, table_id)
+
     def _close(self) -> None:
         with contextlib.suppress(Exception):  # closing a dead connection
             self._conn.close()
@@ -260,21 +275,30 @@ class Registry:
         return table_id in self.tables
 
     async def take(self, table_id: int) -> bool:
-        """Own the table if nobody does (this process may already); True when it does."""
+        """Own the table if nobody does (this process may already); True when it does.
+        Takes of one table at once (its three players' sockets connecting together) wait
+        for the first one's answer instead of each asking PostgreSQL."""
         if table_id in self.tables:
             return True
+        taking = self._taking.get(table_id)
+        if taking is None or taking.get_loop() is not asyncio.get_running_loop():
+            taking = self._taking[table_id] = asyncio.ensure_future(self._take(table_id))
+            taking.add_done_callback(lambda done: self._took(table_id, done))
+        return await asyncio.shield(taking)
+
+    def _took(self, table_id: int, done: asyncio.Future[bool]) -> None:
+        if self._taking.get(table_id) is done:
+            del self._taking[table_id]
+
+    async def _take(self, table_id: int) -> bool:
         if not ON_SQLITE:
-            taken = await sync_to_async(self._locking, thread_sensitive=False)(
-                "SELECT pg_try_advisory_lock(%s, %s)", table_id
-            )
+            taken = await self._lock_statement("SELECT pg_try_advisory_lock(%s, %s)", table_id)
             if not taken:
                 return False
             if table_id in self.tables:
                 # Another command here took it meanwhile: a session's advisory lock
                 # counts its takings, so this one is given back at once.
-                await sync_to_async(self._locking, thread_sensitive=False)(
-                    "SELECT pg_advisory_unlock(%s, %s)", table_id
-                )
+                await self._lock_statement("SELECT pg_advisory_unlock(%s, %s)", table_id)
                 return True
         if table_id not in self.tables:
             owned = self.tables[table_id] = Owned(table_id)
@@ -297,9 +321,7 @@ class Registry:
                 return
             self._drop(table_id)
             if not ON_SQLITE:
-                await sync_to_async(self._locking, thread_sensitive=False)(
-                    "SELECT pg_advisory_unlock(%s, %s)", table_id
-                )
+                await self._lock_statement("SELECT pg_advisory_unlock(%s, %s)", table_id)
         if not self.tables:
             await self._stop_listening()
 
@@ -343,6 +365,8 @@ class Registry:
         self.watching.clear()
         self.tables.clear()
         self.elsewhere.clear()
+        self._taking.clear()
+        self._statements = None
         self.channel = None
         with self._conn_lock:
             if self._conn is not None:
@@ -400,9 +424,7 @@ class Registry:
             ):
                 self._drop(table_id)
                 if not ON_SQLITE:
-                    await sync_to_async(self._locking, thread_sensitive=False)(
-                        "SELECT pg_advisory_unlock(%s, %s)", table_id
-                    )
+                    await self._lock_statement("SELECT pg_advisory_unlock(%s, %s)", table_id)
                 return None
             if "version" in answer:
                 owned.version = answer["version"]

@@ -19,6 +19,7 @@ from typing import Any
 
 STALL_SECONDS = 5.0
 READY_TIMEOUT = 120.0
+READY_SECONDS = 60.0  # how long a table's three clients may wait for their first state
 
 
 @dataclass
@@ -53,6 +54,11 @@ class Play:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     sockets: list[Any] = field(default_factory=list)
     thought: bool = False  # the table's first think time is behind it
+    # Its clients that received the table's state (the first frame of a connection): a
+    # table counts as open when all three have it, not when their handshakes are done
+    # (a server may still be reading the table for sockets it has accepted).
+    states: int = 0
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class LoadGen:
@@ -135,6 +141,10 @@ class LoadGen:
                         # (after stale_version, sync or a seat change) is unexpected here.
                         if seen >= 0 and self.start <= now <= self.end:
                             self.states_in_window += 1
+                        if seen < 0:
+                            play.states += 1
+                            if play.states == 3:
+                                play.ready.set()
                     else:
                         if self.start <= now <= self.end:
                             self.update_bytes += len(raw)
@@ -289,6 +299,10 @@ class LoadGen:
         play.tasks = [
             loop.create_task(self.client(play, seat, ws)) for seat, ws in enumerate(sockets)
         ]
+        try:
+            await asyncio.wait_for(play.ready.wait(), READY_SECONDS)
+        except TimeoutError:
+            self.connect_failures.append(f"table {play.table_id}: no state in {READY_SECONDS} s")
 
     # -- the run ---------------------------------------------------------------------------
 

@@ -377,3 +377,20 @@ async def test_a_process_that_owns_no_table_gives_its_command_channel_back(
     command, _ = await next_move(table, users)
     assert (await b.submit(command))["version"] == command["version"] + 1
     assert a.tables[table.pk].version == command["version"] + 1
+
+
+async def test_a_tables_sockets_taking_it_at_once_ask_postgresql_once(
+    processes: list[owner.Registry], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, _ = processes
+    table, _ = await started()
+    statements: list[str] = []
+    locking = a._locking
+
+    def counted(sql: str, table_id: int) -> bool:
+        statements.append(sql)
+        return locking(sql, table_id)
+
+    monkeypatch.setattr(a, "_locking", counted)
+    assert await asyncio.gather(*(a.take(table.pk) for _ in range(3))) == [True] * 3
+    assert statements == ["SELECT pg_try_advisory_lock(%s, %s)"]
