@@ -136,6 +136,10 @@ class _Local:
         return None
 
 
+POOL_CONNECTIONS = 50  # a process's connections for the leases, per event loop
+POOL_WAIT_SECONDS = 10.0  # how long a command waits for one of them
+
+
 class _Redis:
     """Leases in one sorted set per person or address and kind (member: the socket,
     score: when its lease runs out)."""
@@ -150,9 +154,19 @@ class _Redis:
         loop = asyncio.get_running_loop()
         client = self.clients.get(loop)
         if client is None:
-            client = self.clients[loop] = aredis.Redis.from_url(
-                self.url, socket_timeout=2, socket_connect_timeout=2, **redis_options(asyncio=True)
+            # A pool that makes a command wait for a free connection: every socket of a
+            # process closing at once (a restart, a network cut) gave its leases back
+            # together, and the default pool refused all past its cap ("Too many
+            # connections"), leaving them to run out a minute later.
+            pool = aredis.BlockingConnectionPool.from_url(
+                self.url,
+                max_connections=POOL_CONNECTIONS,
+                timeout=POOL_WAIT_SECONDS,
+                socket_timeout=2,
+                socket_connect_timeout=2,
+                **redis_options(asyncio=True),
             )
+            client = self.clients[loop] = aredis.Redis(connection_pool=pool)
         return client
 
     async def take(self, member: str, keys: list[tuple[str, int]]) -> int:
