@@ -212,6 +212,25 @@ def deliver_here(messages: list[Message]) -> bool:
     return True
 
 
+async def group_send_counted(group: str, message: dict[str, Any]) -> int | None:
+    """``group_send`` that says how many subscribers received the message: Redis's answer
+    to the ``PUBLISH`` channels-redis sends (its group channel name, serializer and shard:
+    the version pinned in uv.lock). None with another layer (it does not say). 0 means
+    no process listens to the group now (none joined it, or Redis restarted and none has
+    subscribed again yet): nobody will answer."""
+    layer = get_channel_layer()
+    assert layer is not None
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        await layer.group_send(group, message)
+        return None
+    loop_layer = layer._get_layer()
+    channel = loop_layer._get_group_channel_name(group)
+    shard = loop_layer._get_shard(channel)
+    async with shard._lock:
+        shard._ensure_redis()
+        return int(await shard._redis.publish(channel, layer.serialize(message)))
+
+
 async def publish(batch: list[Message]) -> None:
     """Publish ``(kind, group, text, extra)`` messages, each group's in the order given."""
     layer = get_channel_layer()

@@ -49,7 +49,12 @@ from django.conf import settings
 from django.db import connections
 
 from accounts.types import User, Visitor
-from core.realtime import between_processes, channel_release, run_on_process_loop
+from core.realtime import (
+    between_processes,
+    channel_release,
+    group_send_counted,
+    run_on_process_loop,
+)
 from core.sockets import ON_SQLITE, in_pool
 from games import errors, owner_write, realtime, services
 from games import state as table_state
@@ -438,10 +443,15 @@ class Registry:
         reply = await layer.new_channel("owner-reply.")
         correlation = uuid.uuid4().hex
         try:
-            await layer.group_send(
+            heard = await group_send_counted(
                 owner_group(command["table_id"]),
                 {"type": COMMAND, "command": command, "reply": reply, "id": correlation},
             )
+            if heard == 0:
+                # No process listens for the table's commands (its owner let it go, or
+                # Redis restarted and the owner has not subscribed again yet): no answer
+                # will come, so none is waited for.
+                return None
             async with asyncio.timeout(settings.GAMES_TABLE_OWNER_TIMEOUT):
                 while True:
                     message = await layer.receive(reply)

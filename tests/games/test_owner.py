@@ -394,3 +394,20 @@ async def test_a_tables_sockets_taking_it_at_once_ask_postgresql_once(
     monkeypatch.setattr(a, "_locking", counted)
     assert await asyncio.gather(*(a.take(table.pk) for _ in range(3))) == [True] * 3
     assert statements == ["SELECT pg_try_advisory_lock(%s, %s)"]
+
+
+async def test_a_command_for_an_owner_that_hears_nothing_is_written_without_waiting(
+    processes: list[owner.Registry], settings: Any
+) -> None:
+    """The lock is held but no process listens for the table's commands (Redis restarted
+    and the owner has not subscribed again): nobody would answer, so the command does
+    not wait for the owner's timeout; it is written through the fence."""
+    settings.GAMES_TABLE_OWNER_TIMEOUT = 60.0
+    a, b = processes
+    table, users = await started()
+    assert await a.take(table.pk)
+    await a._stop_listening()  # a holds the lock and hears nothing
+    command, user = await next_move(table, users)
+    written = await asyncio.wait_for(b.submit(command, user), 10)
+    assert written == {"version": command["version"] + 1, "duplicate": False}
+    assert not b.owns(table.pk)
